@@ -1,0 +1,79 @@
+"""The Python API: `workbench.index(root, db=...)`, `workbench.open(db)`, `Workbench`."""
+from __future__ import annotations
+
+import os
+
+import duckdb
+
+from . import store
+from .indexer import IndexReport
+from .indexer import index as _index
+
+
+class Workbench:
+    """An indexed repository: its DuckDB connection plus the views over it."""
+
+    def __init__(self, db: str, read_only: bool = False, report: IndexReport | None = None):
+        if not os.path.exists(db):
+            raise FileNotFoundError(f"no workbench database at {db!r}; run `workbench index ROOT --db {db}` first")
+        self.db = db
+        self.con = store.connect(db, read_only=read_only)
+        self.report = report
+        root = store.get_meta(self.con, "root")
+        self.root = root
+
+    # -- SQL
+    def sql(self, query: str, params=None) -> duckdb.DuckDBPyRelation:
+        """Run SQL against the index; returns a DuckDB relation (`.df()`, `.fetchall()`, `.show()`)."""
+        if params:
+            return self.con.cursor().execute(query, params)
+        return self.con.sql(query)
+
+    @property
+    def files(self) -> duckdb.DuckDBPyRelation:
+        return self.con.table("files")
+
+    @property
+    def symbols(self) -> duckdb.DuckDBPyRelation:
+        return self.con.table("symbols")
+
+    @property
+    def edges(self) -> duckdb.DuckDBPyRelation:
+        return self.con.table("edges")
+
+    @property
+    def imports(self) -> duckdb.DuckDBPyRelation:
+        return self.con.table("imports")
+
+    def reindex(self, **kw) -> IndexReport:
+        """Re-index the root this database was built from (only changed files are parsed)."""
+        self.report = _index(self.root, self.db, con=self.con, **kw)
+        return self.report
+
+    def stats(self) -> dict:
+        from .stats import stats
+        return stats(self.con)
+
+    def close(self) -> None:
+        self.con.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __repr__(self) -> str:
+        n = store.one(self.con, "SELECT count(*) FROM files")[0]
+        return f"<Workbench {self.root} ({n} files) db={self.db}>"
+
+
+def index(root, db: str | None = None, **kw) -> Workbench:
+    """Index `root` (incrementally when `db` already holds it) and open the result."""
+    report = _index(root, db, **kw)
+    return Workbench(report.db, report=report)
+
+
+def open(db: str, read_only: bool = False) -> Workbench:  # noqa: A001
+    """Open an existing workbench database."""
+    return Workbench(db, read_only=read_only)

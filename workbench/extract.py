@@ -1,0 +1,576 @@
+"""Parse one file and extract its rows: a pure function of (path, bytes, language).
+
+`extract_file` returns a `FileRows` whose lists hold plain tuples with *local* symbol
+indexes (0 is the file's module symbol); `workbench.store` turns them into global ids.
+Nothing here touches the database or the file system, so it runs in worker processes
+and is tested without DuckDB.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from tree_sitter import Parser, Query, QueryCursor
+
+from .languages import LanguageSpec, grammar, module_path, query_text
+
+MAX_SIGNATURE = 240
+MAX_DST_NAME = 200
+_WS = re.compile(r"\s+")
+
+# symbol tuple layout (local): see SYMBOL_FIELDS
+SYMBOL_FIELDS = ("local_id", "kind", "name", "qualname", "parent_local", "start_line", "end_line",
+                 "start_byte", "end_byte", "signature", "doc", "decorators", "visibility",
+                 "is_truncated", "is_declaration", "body_start_line")
+# edge tuple layout (local): src_local, kind, dst_name, dst_local (or None), line, resolution
+EDGE_FIELDS = ("src_local", "kind", "dst_name", "dst_local", "line", "resolution")
+IMPORT_FIELDS = ("src_local", "module", "name", "alias", "line")
+
+
+@dataclass
+class FileRows:
+    status: str = "ok"             # ok | partial | failed
+    error_count: int = 0
+    message: str | None = None
+    symbols: list = field(default_factory=list)
+    edges: list = field(default_factory=list)
+    imports: list = field(default_factory=list)
+
+
+# ---------------------------------------------------------------- compiled queries
+
+class _Compiled:
+    """Parser + compiled queries of one language; built once per process."""
+
+    def __init__(self, spec: LanguageSpec):
+        lang = grammar(spec.grammar)
+        self.parser = Parser(lang)
+        text = query_text(spec)
+        self.query = Query(lang, text) if text else _generic_query(lang)
+        self.errors = Query(lang, "(ERROR) @error (MISSING) @missing")
+
+
+_COMPILED: dict[str, _Compiled] = {}
+
+
+def compiled(spec: LanguageSpec) -> _Compiled:
+    c = _COMPILED.get(spec.name)
+    if c is None:
+        c = _COMPILED[spec.name] = _Compiled(spec)
+    return c
+
+
+_GENERIC_KIND_WORDS = (
+    ("method", "method"), ("constructor", "method"), ("function", "function"),
+    ("class", "class"), ("interface", "interface"), ("struct", "struct"), ("enum", "enum"),
+    ("trait", "trait"), ("protocol", "interface"), ("module", "module"), ("namespace", "namespace"),
+    ("object", "class"), ("record", "class"), ("type", "type"),
+)
+
+
+def _generic_query(lang) -> Query | None:
+    """The generic rule: every named node type that looks like a definition and has a
+    `name` field becomes `(type name: (_) @name) @definition.<kind>`."""
+    patterns = []
+    for i in range(lang.node_kind_count):
+        if not lang.node_kind_is_named(i) or not lang.node_kind_is_visible(i):
+            continue
+        t = lang.node_kind_for_id(i)
+        if not t or not t.endswith(("_definition", "_declaration", "_item", "_specifier",
+                                    "_statement", "_def", "_decl")):
+            continue
+        kind = next((k for word, k in _GENERIC_KIND_WORDS if word in t), None)
+        if kind is None:
+            continue
+        pat = f"({t} name: (_) @name) @definition.{kind}"
+        try:
+            Query(lang, pat)
+        except Exception:
+            continue
+        patterns.append(pat)
+    if not patterns:
+        return None
+    return Query(lang, "\n".join(dict.fromkeys(patterns)))
+
+
+# ---------------------------------------------------------------- helpers
+
+def _line_end(node) -> int:
+    """1-based inclusive last line of a node (a range ending at column 0 ends the line before)."""
+    row, col = node.end_point
+    srow = node.start_point[0]
+    if col == 0 and row > srow:
+        return row
+    return row + 1
+
+
+def _text(data: bytes, a: int, b: int) -> str:
+    return data[a:b].decode("utf-8", "replace")
+
+
+def _collapse(s: str) -> str:
+    return _WS.sub(" ", s).strip()
+
+
+_DOC_QUOTES = re.compile(r'^[rRbBuUfF]{0,2}("""|\'\'\'|"|\')')
+
+
+def docstring_first_line(raw: str) -> str | None:
+    """First non-empty line of a Python string literal's content."""
+    m = _DOC_QUOTES.match(raw)
+    if m:
+        q = m.group(1)
+        raw = raw[m.end():]
+        if raw.endswith(q):
+            raw = raw[: -len(q)]
+    for line in raw.splitlines():
+        line = line.strip()
+        if line:
+            return line
+    return None
+
+
+_COMMENT_MARK = re.compile(r"^\s*(///?|//!|/\*+!?|\*+/?|#+|--+|;+)?\s?")
+_LICENSE = re.compile(r"copyright|licen[cs]e|spdx-", re.I)
+
+
+def comment_first_line(lines: list[str]) -> str | None:
+    """First meaningful line of a comment block (markers stripped, javadoc tags skipped)."""
+    for raw in lines:
+        line = _COMMENT_MARK.sub("", raw, count=1).strip()
+        if line.endswith("*/"):
+            line = line[:-2].strip()
+        if not line or line.startswith("@") or set(line) <= set("*/-=#"):
+            continue
+        return line
+    return None
+
+
+# ---------------------------------------------------------------- extraction
+
+class _Def:
+    __slots__ = ("node", "kind", "decl", "name_node", "decorators", "body", "doc",
+                 "qualifier", "bases", "start", "end", "truncated", "parent", "idx", "children")
+
+    def __init__(self, node, kind, decl, name_node):
+        self.node = node
+        self.kind = kind
+        self.decl = decl
+        self.name_node = name_node
+        self.decorators = []
+        self.body = None
+        self.doc = None
+        self.qualifier = None
+        self.bases = []
+        self.truncated = False
+        self.parent = None
+        self.children = None
+
+
+def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
+    """Parse `data` (the bytes of repo-relative `path`) and return its rows."""
+    rows = FileRows()
+    line_count = data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+    mod_qual = module_path(path, spec)
+    if not spec.parse:
+        rows.symbols.append(_module_symbol(mod_qual, line_count, len(data), None))
+        return rows
+    c = compiled(spec)
+    tree = c.parser.parse(data)
+    root = tree.root_node
+    if root.has_error:
+        caps = QueryCursor(c.errors).captures(root)
+        rows.error_count = max(1, sum(len(v) for v in caps.values()))
+        rows.status = "partial"
+
+    defs: dict[tuple[int, int], _Def] = {}
+    relations: list[tuple[tuple[int, int], str, object]] = []
+    docs: dict[tuple[int, int], object] = {}
+    calls: list = []
+    imports: list = []
+    comments: list = []
+    module_doc = None
+    package = None
+
+    matches = QueryCursor(c.query).matches(root) if c.query is not None else []
+    for _pattern, caps in matches:
+        name_nodes = caps.get("name")
+        def_kind = None
+        for key in caps:
+            if key.startswith("definition.") or key.startswith("declaration."):
+                def_kind = key
+                break
+        if def_kind is not None and name_nodes:
+            node = caps[def_kind][0]
+            nn = name_nodes[0]
+            key = (nn.start_byte, nn.end_byte)
+            d = defs.get(key)
+            if d is None or (node.end_byte - node.start_byte) > (d.node.end_byte - d.node.start_byte):
+                nd = _Def(node, def_kind.split(".", 1)[1], def_kind.startswith("declaration."), nn)
+                if d is not None:
+                    nd.decorators = d.decorators
+                    nd.body = d.body
+                    nd.qualifier = d.qualifier
+                defs[key] = nd
+                d = nd
+            for dec in caps.get("decorator", ()):
+                if all(dec.start_byte != x.start_byte for x in d.decorators):
+                    d.decorators.append(dec)
+            if "body" in caps and d.body is None:
+                d.body = caps["body"][0]
+            if "qualifier" in caps and d.qualifier is None:
+                d.qualifier = caps["qualifier"][0]
+            if "doc" in caps:
+                docs[key] = caps["doc"][0]
+            continue
+        if "reference.call" in caps:
+            for n in caps["reference.call"]:
+                calls.append(n)
+            continue
+        if name_nodes and ("reference.inherits" in caps or "reference.implements" in caps):
+            key = (name_nodes[0].start_byte, name_nodes[0].end_byte)
+            for rel in ("reference.inherits", "reference.implements"):
+                for n in caps.get(rel, ()):
+                    relations.append((key, rel.split(".", 1)[1], n))
+            continue
+        if "doc" in caps and name_nodes:
+            docs[(name_nodes[0].start_byte, name_nodes[0].end_byte)] = caps["doc"][0]
+            continue
+        if "import.module" in caps or "import.name" in caps:
+            imports.append(caps)
+            continue
+        if "comment" in caps:
+            comments.extend(caps["comment"])
+            continue
+        if "doc.module" in caps:
+            module_doc = caps["doc.module"][0]
+            continue
+        if "package" in caps:
+            package = _text(data, caps["package"][0].start_byte, caps["package"][0].end_byte)
+
+    # ---- symbols: order, nest, clip
+    file_end = len(data)
+    items = list(defs.values())
+    for d in items:
+        s = d.node.start_byte
+        for dec in d.decorators:
+            if dec.start_byte < s:
+                s = dec.start_byte
+        d.start = s
+        d.end = d.node.end_byte
+    items.sort(key=lambda d: (d.start, -d.end))
+
+    module = _module_symbol(mod_qual, line_count, file_end, None)
+    if module_doc is not None and spec.docstrings:
+        module = module[:10] + (docstring_first_line(_text(data, module_doc.start_byte, module_doc.end_byte)),) + module[11:]
+    sym_rows = [module]
+    stack: list[_Def] = []
+    ns_prefix = mod_qual
+    if spec.module_naming == "package" and package:
+        ns_prefix = package
+    for d in items:
+        while stack and (stack[-1].end <= d.start or stack[-1].node == d.node):
+            stack.pop()                 # ended before d, or the same node (`a = b = 1`)
+        parent = stack[-1] if stack else None
+        if parent is not None and d.end > parent.end:
+            d.end = parent.end          # error recovery ran past the parent: clip
+            d.truncated = True
+        d.parent = parent
+        d.idx = len(sym_rows)
+        stack.append(d)
+        sym_rows.append(None)           # filled below, once parents are known
+
+    class_kinds = spec.class_kinds
+    for d in items:
+        parent = d.parent
+        kind = d.kind
+        if kind == "function" and parent is not None and parent.kind in class_kinds:
+            kind = "method"
+        name = _text(data, d.name_node.start_byte, d.name_node.end_byte)
+        parts = []
+        p = parent
+        while p is not None:
+            parts.append(_qual_name_part(data, p))
+            p = p.parent
+        parts.reverse()
+        own = name.replace("::", ".")
+        if d.qualifier is not None:
+            own = _text(data, d.qualifier.start_byte, d.qualifier.end_byte) + "." + own
+        qual = ".".join(x for x in ([ns_prefix] if ns_prefix else []) + parts + [own])
+        short = own.rsplit(".", 1)[-1]
+        sig = _signature(data, d, spec)
+        doc = None
+        dn = docs.get((d.name_node.start_byte, d.name_node.end_byte))
+        if dn is not None and spec.docstrings:
+            doc = docstring_first_line(_text(data, dn.start_byte, dn.end_byte))
+        decorators = [_collapse(_text(data, x.start_byte, x.end_byte)) for x in
+                      sorted(d.decorators, key=lambda n: n.start_byte)]
+        vis = _visibility(short, sig, spec)
+        start_line = _line_of(data, d.start)
+        if d.truncated:
+            end_line = _line_of_end(data, d.end)
+        elif spec.trailing_comments_in_body and _ends_with_comment(data, d.end):
+            end_line = _last_token_end(d.node)
+        else:
+            end_line = _line_end(d.node)
+        body_line = d.body.start_point[0] + 1 if d.body is not None else None
+        sym_rows[d.idx] = (
+            d.idx, kind, short, qual, parent.idx if parent is not None else 0,
+            start_line, max(start_line, end_line), d.start, d.end, sig, doc,
+            decorators, vis, d.truncated, d.decl, body_line)
+
+    if not spec.docstrings and comments:
+        _attach_comment_docs(data, comments, items, sym_rows)
+
+    rows.symbols = sym_rows
+    # ---- edges
+    edges = rows.edges
+    for d in items:
+        edges.append((d.parent.idx if d.parent is not None else 0, "contains",
+                      sym_rows[d.idx][3], d.idx, sym_rows[d.idx][5], "local"))
+    by_name = {(d.name_node.start_byte, d.name_node.end_byte): d for d in items}
+    for key, rel, n in relations:
+        d = by_name.get(key)
+        if d is None:
+            continue
+        edges.append((d.idx, "inherits" if rel == "inherits" else "implements",
+                      _collapse(_text(data, n.start_byte, n.end_byte))[:MAX_DST_NAME], None,
+                      n.start_point[0] + 1, "unresolved"))
+
+    scopes = _ScopeFinder(items)
+    resolver = _LocalResolver(items, sym_rows, spec)
+    for n in sorted(calls, key=lambda n: n.start_byte):
+        src = scopes.at(n.start_byte)
+        name = _collapse(_text(data, n.start_byte, n.end_byte))[:MAX_DST_NAME]
+        dst, how = resolver.resolve(src, name)
+        edges.append((src.idx if src is not None else 0, "calls", name, dst,
+                      n.start_point[0] + 1, how))
+
+    scopes = _ScopeFinder(items)
+    imports.sort(key=lambda caps: (caps.get("import") or caps.get("import.module")
+                                   or caps.get("import.name"))[0].start_byte)
+    for caps in imports:
+        stmt = (caps.get("import") or caps.get("import.module") or caps.get("import.name"))[0]
+        mod = caps.get("import.module")
+        nm = caps.get("import.name")
+        al = caps.get("import.alias")
+        module_txt = _strip_quotes(_text(data, mod[0].start_byte, mod[0].end_byte)) if mod else None
+        name_txt = _text(data, nm[0].start_byte, nm[0].end_byte) if nm else None
+        alias_txt = _text(data, al[0].start_byte, al[0].end_byte) if al else None
+        if module_txt is not None:
+            module_txt = _collapse(module_txt)
+        src = scopes.at(stmt.start_byte)
+        line = stmt.start_point[0] + 1
+        rows.imports.append((src.idx if src is not None else 0, module_txt, name_txt, alias_txt, line))
+        target = module_txt or ""
+        if name_txt:
+            sep = "" if target.endswith(".") or not target else "."
+            target = f"{target}{sep}{name_txt}"
+        edges.append((src.idx if src is not None else 0, "imports", target[:MAX_DST_NAME], None,
+                      line, "unresolved"))
+    return rows
+
+
+def _ends_with_comment(data: bytes, end: int) -> bool:
+    """Whether the last line of a range is a comment line (cheap pre-check)."""
+    line_start = data.rfind(b"\n", 0, end) + 1
+    return data[line_start:end].lstrip().startswith(b"#")
+
+
+def _last_token_end(node) -> int:
+    """Last line of the last non-comment token: indentation grammars put comments that
+    follow a block inside it, while the block (for Python's `ast` too) ends before them."""
+    n = node
+    while n.child_count:
+        c = n.child(n.child_count - 1)
+        while c is not None and c.type == "comment":
+            c = c.prev_sibling
+        if c is None:
+            break
+        n = c
+    return _line_end(n)
+
+
+def _qual_name_part(data: bytes, d: _Def) -> str:
+    own = _text(data, d.name_node.start_byte, d.name_node.end_byte).replace("::", ".")
+    if d.qualifier is not None:
+        own = _text(data, d.qualifier.start_byte, d.qualifier.end_byte) + "." + own
+    return own
+
+
+def _module_symbol(qual: str, line_count: int, size: int, doc):
+    name = qual.rsplit(".", 1)[-1]
+    return (0, "module", name, qual, None, 1, max(1, line_count), 0, size, None, doc, [],
+            "public", False, False, None)
+
+
+def _line_of(data: bytes, byte: int) -> int:
+    return data.count(b"\n", 0, byte) + 1
+
+
+def _line_of_end(data: bytes, end_byte: int) -> int:
+    line = data.count(b"\n", 0, end_byte) + 1
+    if end_byte > 0 and data[end_byte - 1:end_byte] == b"\n":
+        line -= 1
+    return line
+
+
+def _strip_quotes(s: str) -> str:
+    s = s.strip()
+    if len(s) >= 2 and s[0] in "\"'`<" and s[-1] in "\"'`>":
+        return s[1:-1]
+    return s
+
+
+def _signature(data: bytes, d: _Def, spec: LanguageSpec) -> str:
+    start = d.node.start_byte
+    for dec in d.decorators:              # annotations inside the node come before the signature
+        if d.node.start_byte <= dec.start_byte and dec.end_byte > start:
+            start = dec.end_byte
+    end = d.body.start_byte if d.body is not None else d.node.end_byte
+    if d.body is None and d.kind in ("field", "variable", "constant"):
+        text = _text(data, start, end).split("\n", 1)[0]
+    else:
+        text = _text(data, start, end)
+    sig = _collapse(text)
+    if d.body is None:
+        sig = sig.rstrip(";").rstrip()
+    for suffix in spec.strip_signature_suffix:
+        if d.body is not None and sig.endswith(suffix):
+            sig = sig[: -len(suffix)].rstrip()
+            break
+    if len(sig) > MAX_SIGNATURE:
+        sig = sig[: MAX_SIGNATURE - 1] + "\u2026"
+    return sig
+
+
+_VIS_WORDS = ("private", "protected", "public", "internal")
+
+
+def _visibility(name: str, sig: str, spec: LanguageSpec) -> str:
+    head = sig.split("(", 1)[0].split()
+    for w in _VIS_WORDS:
+        if w in head:
+            return w
+    if spec.name == "rust":
+        return "public" if head and head[0].startswith("pub") else "private"
+    if spec.name == "go":
+        return "public" if name[:1].isupper() else "private"
+    if spec.private_prefix and name.startswith(spec.private_prefix):
+        if spec.name == "python" and name.startswith("__") and name.endswith("__"):
+            return "public"
+        return "private"
+    return "public"
+
+
+def _attach_comment_docs(data: bytes, comments: list, items: list, sym_rows: list) -> None:
+    """Doc of a definition = the comment block directly above it (no blank line between),
+    at most 3 lines read, license headers excluded."""
+    by_end_line: dict[int, object] = {}
+    for cnode in comments:
+        by_end_line[_line_end(cnode)] = cnode
+    lines = None
+    for d in items:
+        row = sym_rows[d.idx]
+        if row[10] is not None:
+            continue
+        start_line = row[5]
+        block = []
+        ln = start_line - 1
+        while ln in by_end_line:
+            cnode = by_end_line[ln]
+            block.append(cnode)
+            ln = cnode.start_point[0]
+        if not block:
+            continue
+        block.reverse()
+        text = "\n".join(_text(data, x.start_byte, x.end_byte) for x in block)
+        if _LICENSE.search(text):
+            continue
+        doc = comment_first_line(text.splitlines()[:3] if len(block) > 1 else text.splitlines())
+        if doc:
+            sym_rows[d.idx] = row[:10] + (doc,) + row[11:]
+
+
+class _ScopeFinder:
+    """Innermost definition whose body contains a byte offset (positions queried in order)."""
+
+    def __init__(self, items: list[_Def]):
+        spans = []
+        for d in items:
+            if d.body is not None:
+                s, e = d.body.start_byte, min(d.body.end_byte, d.end)
+            else:
+                s, e = d.start, d.end
+            spans.append((s, -e, e, d))
+        spans.sort(key=lambda t: (t[0], t[1]))
+        self.starts = [t[0] for t in spans]
+        self.spans = spans
+        self.ptr = 0
+        self.stack: list[tuple[int, int, _Def]] = []
+
+    def at(self, pos: int):
+        spans, stack = self.spans, self.stack
+        while self.ptr < len(spans) and spans[self.ptr][0] <= pos:
+            s, _, e, d = spans[self.ptr]
+            while stack and stack[-1][1] <= s:
+                stack.pop()
+            stack.append((s, e, d))
+            self.ptr += 1
+        while stack and stack[-1][1] <= pos:
+            stack.pop()
+        return stack[-1][2] if stack else None
+
+
+class _LocalResolver:
+    """Same-file resolution of bare names and self/this members; cross-file is resolve.py."""
+
+    def __init__(self, items: list[_Def], sym_rows: list, spec: LanguageSpec):
+        self.spec = spec
+        self.children: dict[int, dict[str, list[int]]] = {}
+        for d in items:
+            pidx = d.parent.idx if d.parent is not None else 0
+            self.children.setdefault(pidx, {}).setdefault(sym_rows[d.idx][2], []).append(d.idx)
+        self.kind = {d.idx: sym_rows[d.idx][1] for d in items}
+        self.parent = {d.idx: (d.parent.idx if d.parent is not None else 0) for d in items}
+
+    def _lookup(self, scope: int, name: str):
+        found = self.children.get(scope, {}).get(name)
+        if not found:
+            return None, None
+        if len(found) > 1:
+            found = [found[-1]]         # later definition rebinds the name in the same scope
+        return found[0], "local"
+
+    def resolve(self, src, name: str):
+        parts = name.split(".")
+        scope = src.idx if src is not None else 0
+        if len(parts) == 1 and name.isidentifier():
+            first = True
+            while True:
+                kind = self.kind.get(scope)
+                if first or self.spec.class_scope_visible or kind not in self.spec.class_kinds:
+                    idx, how = self._lookup(scope, name)
+                    if idx is not None:
+                        return idx, how
+                first = False
+                if scope == 0:
+                    return None, "unresolved"
+                scope = self.parent.get(scope, 0)
+        if len(parts) == 2 and parts[0] in ("self", "this", "cls") and parts[1].isidentifier():
+            s = scope
+            while s and self.kind.get(s) not in self.spec.class_kinds:
+                s = self.parent.get(s, 0)
+            if s:
+                idx, _ = self._lookup(s, parts[1])
+                if idx is not None:
+                    return idx, "self"
+        return None, "unresolved"
+
+
+def line_count_of(data: bytes) -> int:
+    return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+
+
+__all__ = ["extract_file", "FileRows", "SYMBOL_FIELDS", "EDGE_FIELDS", "IMPORT_FIELDS",
+           "line_count_of"]

@@ -1,0 +1,266 @@
+"""scan -> parse/extract (process pool) -> store, incrementally, in one transaction."""
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from . import store
+from .extract import FileRows, extract_file
+from .languages import SPECS, detect, module_path
+from .scan import DEFAULT_MAX_BYTES, ScanEntry, is_binary, scan
+
+
+@dataclass
+class IndexReport:
+    root: str
+    db: str
+    added: int = 0
+    changed: int = 0
+    removed: int = 0
+    unchanged: int = 0
+    files: int = 0
+    symbols: int = 0
+    edges: int = 0
+    parsed: int = 0
+    seconds: float = 0.0
+    scan_summary: str = ""
+    by_status: dict = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        st = ", ".join(f"{k} {v}" for k, v in sorted(self.by_status.items()))
+        return (f"indexed {self.root} -> {self.db} in {self.seconds:.2f}s: "
+                f"{self.added} added, {self.changed} changed, {self.removed} removed, "
+                f"{self.unchanged} unchanged; {self.files} files ({st}), {self.symbols} symbols, "
+                f"{self.edges} edges; scan: {self.scan_summary}")
+
+
+@dataclass
+class _Result:
+    """What a worker returns for one file."""
+    path: str
+    language: str | None
+    size: int
+    mtime: float
+    sha256: str | None
+    status: str
+    skip_reason: str | None = None
+    encoding: str | None = None
+    message: str | None = None
+    line_count: int = 0
+    rows: FileRows | None = None
+    unchanged: bool = False
+
+
+def _decode_note(data: bytes) -> tuple[bytes, str, str | None]:
+    """Bytes to parse, the encoding name, and a message when it is not plain UTF-8."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        return data, "utf-8-sig", None
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        text = data.decode("utf-16", "replace")
+        return text.encode("utf-8"), "utf-16", "UTF-16 file: parsed as UTF-8 after transcoding"
+    try:
+        data.decode("utf-8")
+        return data, "utf-8", None
+    except UnicodeDecodeError as exc:
+        return data, "latin-1", (f"not valid UTF-8 (first bad byte at offset {exc.start}); "
+                                 "text shown as latin-1")
+
+
+def process_file(entry: ScanEntry, known_sha: str | None) -> _Result:
+    """Read, hash and extract one file. Never raises: failures become a status."""
+    spec = detect(entry.path)
+    lang = spec.name if spec else None
+    if entry.skip_reason:
+        return _Result(entry.path, lang, entry.size, entry.mtime, None, "skipped", entry.skip_reason)
+    try:
+        with open(entry.abspath, "rb") as fh:
+            data = fh.read()
+    except OSError as exc:
+        return _Result(entry.path, lang, entry.size, entry.mtime, None, "failed",
+                       f"unreadable: {exc.strerror or exc}")
+    sha = hashlib.sha256(data).hexdigest()
+    if known_sha is not None and sha == known_sha:
+        return _Result(entry.path, lang, len(data), entry.mtime, sha, "ok", unchanged=True)
+    lines = data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+    if is_binary(data[:8192]):
+        return _Result(entry.path, lang, len(data), entry.mtime, sha, "skipped", "binary",
+                       line_count=0)
+    parse_bytes, encoding, note = _decode_note(data)
+    if spec is None:
+        return _Result(entry.path, None, len(data), entry.mtime, sha, "skipped",
+                       "no grammar for this file type", encoding, note, lines)
+    try:
+        rows = extract_file(entry.path, parse_bytes, spec)
+    except Exception as exc:  # a grammar or query crash must not stop the run
+        return _Result(entry.path, lang, len(data), entry.mtime, sha, "failed", None, encoding,
+                       f"extraction failed: {type(exc).__name__}: {exc}", lines)
+    msg = note
+    if rows.status == "partial":
+        err = f"{rows.error_count} syntax error node(s); partial tree used"
+        msg = f"{msg}; {err}" if msg else err
+    return _Result(entry.path, lang, len(data), entry.mtime, sha, rows.status, None, encoding,
+                   msg, lines, rows)
+
+
+def _process_chunk(chunk: list[tuple[ScanEntry, str | None]]) -> list[_Result]:
+    return [process_file(e, sha) for e, sha in chunk]
+
+
+def _chunks(items: list, n: int) -> list[list]:
+    return [items[i:i + n] for i in range(0, len(items), n)]
+
+
+def index(root: str | os.PathLike, db: str | None = None, *, jobs: int | None = None,
+          exclude: tuple[str, ...] | list[str] = (), max_bytes: int = DEFAULT_MAX_BYTES,
+          progress: bool = True, con=None) -> IndexReport:
+    """Index `root` into the DuckDB file `db` (default: ``<root>/.workbench.duckdb``).
+
+    Re-indexing an indexed root re-parses only changed files; all writes happen in one
+    transaction, so an interrupted run leaves the previous state intact.
+    """
+    t0 = time.perf_counter()
+    root = os.path.abspath(os.fspath(root))
+    if db is None:
+        db = os.path.join(root, ".workbench.duckdb")
+    jobs = jobs or os.cpu_count() or 1
+    exclude = tuple(exclude)
+    scanned = scan(root, exclude=exclude, max_bytes=max_bytes)
+    own = con is None
+    if own:
+        con = store.connect(db)
+    try:
+        report = _index_into(con, root, db, scanned, jobs, progress)
+        store.set_meta(con, root=root, schema_version=str(store.SCHEMA_VERSION),
+                       exclude=list(exclude), max_bytes=str(max_bytes),
+                       indexed_at=time.strftime("%Y-%m-%dT%H:%M:%S"))
+    finally:
+        if own:
+            con.close()
+    report.seconds = time.perf_counter() - t0
+    return report
+
+
+def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool) -> IndexReport:
+    known = {r[0]: r[1:] for r in con.execute(
+        "SELECT path, file_id, size_bytes, mtime, sha256, status FROM files").fetchall()}
+    work: list[tuple[ScanEntry, str | None]] = []
+    unchanged_paths: list[str] = []
+    seen = set()
+    for e in scanned.entries:
+        seen.add(e.path)
+        old = known.get(e.path)
+        if (old is not None and old[1] == e.size and old[2] == e.mtime
+                and (e.skip_reason is None or old[4] == "skipped")):
+            unchanged_paths.append(e.path)      # size and mtime agree: trust what we have
+            continue
+        work.append((e, old[3] if old is not None else None))
+    removed = [p for p in known if p not in seen]
+
+    results: list[_Result] = []
+    if work:
+        bar = None
+        if progress:
+            from tqdm.auto import tqdm
+            bar = tqdm(total=len(work), desc="indexing", unit="file", leave=False)
+        try:
+            if jobs > 1 and len(work) > 32:
+                size = max(8, min(64, len(work) // (jobs * 8) or 8))
+                with ProcessPoolExecutor(max_workers=jobs) as pool:
+                    for chunk_res in pool.map(_process_chunk, _chunks(work, size)):
+                        results.extend(chunk_res)
+                        if bar is not None:
+                            bar.update(len(chunk_res))
+            else:
+                for e, sha in work:
+                    results.append(process_file(e, sha))
+                    if bar is not None:
+                        bar.update(1)
+        finally:
+            if bar is not None:
+                bar.close()
+
+    touched_mtime = [r for r in results if r.unchanged]
+    fresh = [r for r in results if not r.unchanged]
+    report = IndexReport(root=root, db=db, scan_summary=scanned.summary())
+    report.unchanged = len(unchanged_paths) + len(touched_mtime)
+    report.changed = sum(1 for r in fresh if r.path in known)
+    report.added = sum(1 for r in fresh if r.path not in known)
+    report.removed = len(removed)
+    report.parsed = sum(1 for r in fresh if r.rows is not None)
+
+    stale_ids = [known[p][0] for p in removed] + [known[r.path][0] for r in fresh if r.path in known]
+    store.run(con, "BEGIN TRANSACTION")
+    try:
+        if stale_ids:
+            store.run(con, "CREATE OR REPLACE TEMP TABLE _stale AS SELECT unnest(?::BIGINT[]) AS file_id",
+                        [stale_ids])
+            store.run(con, "DELETE FROM edges WHERE path IN (SELECT f.path FROM files f JOIN _stale USING (file_id))")
+            store.run(con, "DELETE FROM imports WHERE file_id IN (SELECT file_id FROM _stale)")
+            store.run(con, "DELETE FROM symbols WHERE file_id IN (SELECT file_id FROM _stale)")
+            store.run(con, "DELETE FROM files WHERE file_id IN (SELECT file_id FROM _stale)")
+            store.run(con, "DROP TABLE _stale")
+        for r in touched_mtime:
+            store.run(con, "UPDATE files SET mtime = ? WHERE path = ?", [r.mtime, r.path])
+        _insert_results(con, fresh)
+        store.run(con, "COMMIT")
+    except BaseException:
+        store.run(con, "ROLLBACK")
+        raise
+    counts = store.one(con, """SELECT (SELECT count(*) FROM files), (SELECT count(*) FROM symbols),
+                                      (SELECT count(*) FROM edges)""")
+    report.files, report.symbols, report.edges = counts
+    report.by_status = dict(con.execute("SELECT status, count(*) FROM files GROUP BY 1").fetchall())
+    return report
+
+
+def _insert_results(con, results: list[_Result]) -> None:
+    if not results:
+        return
+    results.sort(key=lambda r: r.path)
+    fid = store.next_id(con, "files", "file_id")
+    sid = store.next_id(con, "symbols", "symbol_id")
+    eid = store.next_id(con, "edges", "edge_id")
+    F = {c: [] for c in store.FILE_COLS}
+    S = {c: [] for c in store.SYMBOL_COLS}
+    E = {c: [] for c in store.EDGE_COLS}
+    I = {c: [] for c in store.IMPORT_COLS}
+    for r in results:
+        spec = SPECS.get(r.language) if r.language else None
+        rows = r.rows
+        err = rows.error_count if rows is not None else 0
+        for c, v in zip(store.FILE_COLS, (fid, r.path, r.language, r.size, r.line_count, r.sha256,
+                                          r.mtime, r.status, err, r.skip_reason, r.encoding,
+                                          r.message, module_path(r.path, spec))):
+            F[c].append(v)
+        if rows is not None:
+            base = sid
+            quals = [s[3] for s in rows.symbols]
+            for s in rows.symbols:
+                (local, kind, name, qual, parent, sl, el, sb, eb, sig, doc, decs, vis, trunc,
+                 decl, body_line) = s
+                for c, v in zip(store.SYMBOL_COLS, (
+                        base + local, fid, r.path, r.language, kind, name, qual,
+                        None if parent is None else base + parent, sl, el, sb, eb, sig, doc, decs,
+                        vis, trunc, decl, body_line)):
+                    S[c].append(v)
+            sid += len(rows.symbols)
+            for src, kind, dst_name, dst_local, line, how in rows.edges:
+                for c, v in zip(store.EDGE_COLS, (
+                        eid, base + src, kind, dst_name,
+                        None if dst_local is None else base + dst_local,
+                        None if dst_local is None else quals[dst_local],
+                        r.path, line, how, None)):
+                    E[c].append(v)
+                eid += 1
+            for src, module, name, alias, line in rows.imports:
+                for c, v in zip(store.IMPORT_COLS, (fid, r.path, base + src, module, name, alias,
+                                                    line, None)):
+                    I[c].append(v)
+        fid += 1
+    store.insert_columns(con, "files", F)
+    store.insert_columns(con, "symbols", S)
+    store.insert_columns(con, "edges", E)
+    store.insert_columns(con, "imports", I)

@@ -1,0 +1,146 @@
+"""Per-language knowledge as data: which grammar, which query file, how modules are named.
+
+Everything a language needs lives here as a `LanguageSpec` plus a query file
+`workbench/languages/<name>.scm` written in the tags.scm capture convention. The
+extractor (`workbench.extract`) is generic: adding a language means adding a spec entry,
+a query file and a test, never an if-chain in the core.
+
+Capture names understood by the extractor (see docs/queries.md):
+
+* ``@definition.<kind>`` / ``@declaration.<kind>``: the node a symbol spans
+  (declarations are prototypes/signatures without a body); ``@name`` its name node.
+* ``@body``: the body (the signature is the text before it; references inside it belong
+  to the symbol); ``@decorator``: decorators, annotations, attributes kept with it
+  (they extend ``start_line``); ``@doc``: a docstring node; ``@qualifier``: a receiver
+  type placed before the name in the qualname (Go methods).
+* ``@reference.call``: the callee expression of a call, as written.
+* ``@reference.inherits`` / ``@reference.implements`` together with ``@name``: a base
+  of the definition whose name node is ``@name``.
+* ``@import.module`` / ``@import.name`` / ``@import.alias`` (+ ``@import`` for the
+  statement): one imported binding.
+* ``@package``: the file's package/namespace (Java).
+* ``@comment``: comments, used for leading-comment docs.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path, PurePosixPath
+
+QUERY_DIR = Path(__file__).parent
+
+
+@dataclass(frozen=True)
+class LanguageSpec:
+    name: str
+    grammar: str
+    extensions: tuple[str, ...]
+    query: str | None = None              # query file stem under languages/
+    module_naming: str = "path"           # path | package | directory
+    index_stems: tuple[str, ...] = ()     # file stems that name their directory (__init__, index)
+    docstrings: bool = False              # doc from @doc string nodes (Python) instead of comments
+    class_scope_visible: bool = True      # bare names inside methods see class members
+    class_kinds: tuple[str, ...] = ("class", "interface", "struct", "enum", "trait", "impl", "record")
+    private_prefix: str | None = None     # names starting with this are private (Python: "_")
+    parse: bool = True                    # False: data formats, counted but not parsed
+    strip_signature_suffix: tuple[str, ...] = ("{", ":", "=>", "=")
+    trailing_comments_in_body: bool = False  # indentation grammars: trailing comments end no block
+    extra: dict = field(default_factory=dict, compare=False, hash=False)
+
+
+SPECS: dict[str, LanguageSpec] = {}
+
+
+def _add(spec: LanguageSpec) -> None:
+    SPECS[spec.name] = spec
+
+
+_add(LanguageSpec("python", "python", (".py", ".pyi", ".pyw"), query="python",
+                  index_stems=("__init__",), docstrings=True, class_scope_visible=False,
+                  private_prefix="_", trailing_comments_in_body=True))
+_add(LanguageSpec("javascript", "javascript", (".js", ".mjs", ".cjs", ".jsx"), query="javascript",
+                  index_stems=("index",), private_prefix="#"))
+_add(LanguageSpec("typescript", "typescript", (".ts", ".mts", ".cts"), query="typescript",
+                  index_stems=("index",), private_prefix="#"))
+_add(LanguageSpec("tsx", "tsx", (".tsx",), query="typescript", index_stems=("index",),
+                  private_prefix="#"))
+_add(LanguageSpec("java", "java", (".java",), query="java", module_naming="package"))
+_add(LanguageSpec("go", "go", (".go",), query="go", module_naming="directory"))
+_add(LanguageSpec("rust", "rust", (".rs",), query="rust", index_stems=("mod",)))
+_add(LanguageSpec("c", "c", (".c", ".h"), query="c"))
+_add(LanguageSpec("cpp", "cpp", (".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++",
+                                 ".ipp", ".tpp"), query="cpp"))
+
+# Languages the grammar pack knows, indexed with the generic rule (named definition nodes).
+_GENERIC = {
+    "ruby": (".rb",), "php": (".php",), "csharp": (".cs",), "kotlin": (".kt", ".kts"),
+    "swift": (".swift",), "scala": (".scala", ".sc"), "lua": (".lua",), "bash": (".sh", ".bash"),
+    "haskell": (".hs",), "elixir": (".ex", ".exs"), "erlang": (".erl", ".hrl"),
+    "ocaml": (".ml",), "julia": (".jl",), "dart": (".dart",), "zig": (".zig",),
+    "perl": (".pl", ".pm"), "r": (".r", ".R"), "objc": (".m",), "groovy": (".groovy", ".gradle"),
+    "elm": (".elm",), "clojure": (".clj", ".cljs"), "fsharp": (".fs",), "nim": (".nim",),
+    "solidity": (".sol",), "proto": (".proto",), "cuda": (".cu", ".cuh"), "d": (".d",),
+    "fortran": (".f90", ".f95"), "pascal": (".pas",), "powershell": (".ps1",),
+    "vue": (".vue",), "svelte": (".svelte",), "sql": (".sql",), "tcl": (".tcl",),
+    "cmake": (".cmake",), "make": (".mk",), "hcl": (".hcl", ".tf"), "glsl": (".glsl",),
+}
+for _name, _exts in _GENERIC.items():
+    _add(LanguageSpec(_name, _name, _exts))
+
+# Data and prose formats: a files row with line counts, no symbols.
+_DATA = {
+    "markdown": (".md", ".markdown"), "json": (".json",), "yaml": (".yml", ".yaml"),
+    "toml": (".toml",), "xml": (".xml",), "html": (".html", ".htm"), "css": (".css",),
+    "csv": (".csv",), "ini": (".ini", ".cfg"), "text": (".txt", ".rst"),
+}
+for _name, _exts in _DATA.items():
+    _add(LanguageSpec(_name, _name, _exts, parse=False))
+
+_FILENAMES = {"Makefile": "make", "makefile": "make", "CMakeLists.txt": "cmake",
+              "Dockerfile": "text", "go.mod": "text", "Cargo.lock": "toml"}
+
+_BY_EXT: dict[str, LanguageSpec] = {}
+for _spec in SPECS.values():
+    for _ext in _spec.extensions:
+        _BY_EXT.setdefault(_ext, _spec)
+        _BY_EXT.setdefault(_ext.lower(), _spec)
+
+
+def detect(path: str) -> LanguageSpec | None:
+    """The language of a repo-relative path, by file name then extension; None if unknown."""
+    p = PurePosixPath(path)
+    if p.name in _FILENAMES:
+        return SPECS[_FILENAMES[p.name]]
+    return _BY_EXT.get(p.suffix) or _BY_EXT.get(p.suffix.lower())
+
+
+def query_text(spec: LanguageSpec) -> str | None:
+    if spec.query is None:
+        return None
+    return (QUERY_DIR / f"{spec.query}.scm").read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=None)
+def grammar(name: str):
+    """The tree-sitter Language of a grammar name (cached per process)."""
+    from tree_sitter_language_pack import get_language
+    return get_language(name)
+
+
+def module_path(path: str, spec: LanguageSpec | None) -> str:
+    """Dotted module name of a repo-relative path: ``pkg/mod.py`` -> ``pkg.mod``.
+
+    A file whose stem is one of the language's index stems (``__init__``, ``index``,
+    ``mod``) names its directory. Go modules are directories.
+    """
+    p = PurePosixPath(path)
+    parts = list(p.parts[:-1])
+    stem = p.name.split(".")[0] if not p.name.startswith(".") else p.name
+    if spec is not None and spec.module_naming == "directory":
+        pass
+    elif spec is not None and stem in spec.index_stems and parts:
+        pass
+    else:
+        parts.append(stem)
+    parts = [x.replace(".", "_") for x in parts if x not in ("", ".")]
+    return ".".join(parts) if parts else stem
