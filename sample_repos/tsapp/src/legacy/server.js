@@ -67,3 +67,11 @@ export default async function run() {
   await server.start();
   process.on('SIGTERM', () => server.stop());
 }
+
+// Start the server when executed directly (`npm run legacy`).
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  run().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

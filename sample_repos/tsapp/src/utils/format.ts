@@ -4,7 +4,7 @@
  */
 
 export function formatName(first: string, last?: string): string {
-  const parts = [first, last].filter((p): p is string => Boolean(p)).map(capitalize);
+  const parts = [first, last].filter((p): p is string => Boolean(p)).map((p) => capitalize(p));
   return parts.join(' ');
 }
 
