@@ -150,7 +150,7 @@ def comment_first_line(lines: list[str]) -> str | None:
 
 class _Def:
     __slots__ = ("node", "kind", "decl", "name_node", "decorators", "body", "doc",
-                 "qualifier", "bases", "start", "end", "truncated", "parent", "idx", "children")
+                 "qualifier", "bases", "start", "start_row", "end", "truncated", "parent", "idx", "children")
 
     def __init__(self, node, kind, decl, name_node):
         self.node = node
@@ -237,6 +237,9 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
             docs[(name_nodes[0].start_byte, name_nodes[0].end_byte)] = caps["doc"][0]
             continue
         if "import.module" in caps or "import.name" in caps:
+            fixed = c.query.pattern_settings(_pattern)   # `(#set! import.name "default")`
+            if fixed:
+                caps = {**caps, "set": fixed}
             imports.append(caps)
             continue
         if "comment" in caps:
@@ -253,10 +256,13 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
     items = list(defs.values())
     for d in items:
         s = d.node.start_byte
+        row = d.node.start_point[0]
         for dec in d.decorators:
             if dec.start_byte < s:
                 s = dec.start_byte
+                row = dec.start_point[0]
         d.start = s
+        d.start_row = row
         d.end = d.node.end_byte
     items.sort(key=lambda d: (d.start, -d.end))
 
@@ -306,7 +312,7 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
         decorators = [_collapse(_text(data, x.start_byte, x.end_byte)) for x in
                       sorted(d.decorators, key=lambda n: n.start_byte)]
         vis = _visibility(short, sig, spec)
-        start_line = _line_of(data, d.start)
+        start_line = d.start_row + 1
         if d.truncated:
             end_line = _line_of_end(data, d.end)
         elif spec.trailing_comments_in_body and _ends_with_comment(data, d.end):
@@ -355,8 +361,9 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
         nm = caps.get("import.name")
         al = caps.get("import.alias")
         module_txt = _strip_quotes(_text(data, mod[0].start_byte, mod[0].end_byte)) if mod else None
-        name_txt = _text(data, nm[0].start_byte, nm[0].end_byte) if nm else None
-        alias_txt = _text(data, al[0].start_byte, al[0].end_byte) if al else None
+        fixed = caps.get("set") or {}
+        name_txt = _text(data, nm[0].start_byte, nm[0].end_byte) if nm else fixed.get("import.name")
+        alias_txt = _text(data, al[0].start_byte, al[0].end_byte) if al else fixed.get("import.alias")
         if module_txt is not None:
             module_txt = _collapse(module_txt)
         src = scopes.at(stmt.start_byte)
@@ -402,10 +409,6 @@ def _module_symbol(qual: str, line_count: int, size: int, doc):
     name = qual.rsplit(".", 1)[-1]
     return (0, "module", name, qual, None, 1, max(1, line_count), 0, size, None, doc, [],
             "public", False, False, None)
-
-
-def _line_of(data: bytes, byte: int) -> int:
-    return data.count(b"\n", 0, byte) + 1
 
 
 def _line_of_end(data: bytes, end_byte: int) -> int:
