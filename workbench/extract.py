@@ -347,7 +347,7 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
     resolver = _LocalResolver(items, sym_rows, spec)
     for n in sorted(calls, key=lambda n: n.start_byte):
         src = scopes.at(n.start_byte)
-        name = _collapse(_text(data, n.start_byte, n.end_byte))[:MAX_DST_NAME]
+        name = _callee(_text(data, n.start_byte, n.end_byte))[:MAX_DST_NAME]
         dst, how = resolver.resolve(src, name)
         edges.append((src.idx if src is not None else 0, "calls", name, dst,
                       n.start_point[0] + 1, how))
@@ -416,6 +416,15 @@ def _line_of_end(data: bytes, end_byte: int) -> int:
     if end_byte > 0 and data[end_byte - 1:end_byte] == b"\n":
         line -= 1
     return line
+
+
+_MEMBER_WS = re.compile(r"\s*(\?\.|\.|::|->)\s*")
+
+
+def _callee(s: str) -> str:
+    """A callee as written, whitespace-collapsed; a chain split over lines
+    (`s\n  .normalize`) reads `s.normalize`."""
+    return _MEMBER_WS.sub(r"\1", _collapse(s))
 
 
 def _strip_quotes(s: str) -> str:

@@ -17,12 +17,17 @@ Capture names understood by the extractor (see docs/queries.md):
 * ``@reference.inherits`` / ``@reference.implements`` together with ``@name``: a base
   of the definition whose name node is ``@name``.
 * ``@import.module`` / ``@import.name`` / ``@import.alias`` (+ ``@import`` for the
-  statement): one imported binding.
+  statement): one imported binding; a pattern may fix a part to a literal with
+  ``(#set! import.name "default")``.
 * ``@package``: the file's package/namespace (Java).
 * ``@comment``: comments, used for leading-comment docs.
+
+A query file may start with ``; inherits: ecma, jsx`` to include shared query files
+(each once, before its own patterns).
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
@@ -62,7 +67,7 @@ _add(LanguageSpec("javascript", "javascript", (".js", ".mjs", ".cjs", ".jsx"), q
                   index_stems=("index",), private_prefix="#"))
 _add(LanguageSpec("typescript", "typescript", (".ts", ".mts", ".cts"), query="typescript",
                   index_stems=("index",), private_prefix="#"))
-_add(LanguageSpec("tsx", "tsx", (".tsx",), query="typescript", index_stems=("index",),
+_add(LanguageSpec("tsx", "tsx", (".tsx",), query="tsx", index_stems=("index",),
                   private_prefix="#"))
 _add(LanguageSpec("java", "java", (".java",), query="java", module_naming="package"))
 _add(LanguageSpec("go", "go", (".go",), query="go", module_naming="directory"))
@@ -117,7 +122,26 @@ def detect(path: str) -> LanguageSpec | None:
 def query_text(spec: LanguageSpec) -> str | None:
     if spec.query is None:
         return None
-    return (QUERY_DIR / f"{spec.query}.scm").read_text(encoding="utf-8")
+    return _query_file(spec.query)
+
+
+_INHERITS = re.compile(r"^;+\s*inherits:\s*(.+)$", re.M)
+
+
+def _query_file(stem: str, done: set[str] | None = None) -> str:
+    """A query file's text after the files named on its `; inherits: a, b` lines
+    (nvim-treesitter's convention; each file included once), so related grammars
+    (javascript/typescript/tsx, c/cpp) share their common rules."""
+    done = set() if done is None else done
+    done.add(stem)
+    text = (QUERY_DIR / f"{stem}.scm").read_text(encoding="utf-8")
+    parts = []
+    for m in _INHERITS.finditer(text):
+        for base in re.split(r"[,\s]+", m.group(1).strip()):
+            if base and base not in done:
+                parts.append(_query_file(base, done))
+    parts.append(text)
+    return "\n".join(parts)
 
 
 @lru_cache(maxsize=None)

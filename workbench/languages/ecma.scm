@@ -1,0 +1,170 @@
+; Shared JavaScript / TypeScript / TSX rules (included by javascript.scm and typescript.scm
+; through their `; inherits:` line). Only node types common to all three grammars here.
+; Capture names: see workbench/languages/__init__.py.
+
+; ---------------------------------------------------------------- functions
+
+(function_declaration name: (identifier) @name body: (statement_block) @body) @definition.function
+(generator_function_declaration name: (identifier) @name body: (statement_block) @body) @definition.function
+
+; `export` / `export default` wrappers extend the symbol (the widest node wins).
+(export_statement
+  declaration: [(function_declaration name: (identifier) @name body: (statement_block) @body)
+                (generator_function_declaration name: (identifier) @name body: (statement_block) @body)]) @definition.function
+
+; Arrow functions and function expressions bound to a name: the symbol is the whole
+; declaration (`export const f = (...) => ...`). Nested ones are nested functions.
+(lexical_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: [(arrow_function body: (_) @body)
+            (function_expression body: (_) @body)
+            (generator_function body: (_) @body)])) @definition.function
+(variable_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: [(arrow_function body: (_) @body)
+            (function_expression body: (_) @body)
+            (generator_function body: (_) @body)])) @definition.function
+(export_statement
+  declaration: (lexical_declaration
+    (variable_declarator
+      name: (identifier) @name
+      value: [(arrow_function body: (_) @body)
+              (function_expression body: (_) @body)
+              (generator_function body: (_) @body)]))) @definition.function
+
+; CommonJS `exports.f = function () {}` / `module.exports.f = () => ...` at top level.
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression property: (property_identifier) @name)
+      right: [(arrow_function body: (_) @body)
+              (function_expression body: (_) @body)]) @definition.function))
+
+; ---------------------------------------------------------------- classes
+
+(class_declaration name: (_) @name body: (class_body) @body) @definition.class
+(class_declaration decorator: (decorator) @decorator name: (_) @name) @definition.class
+(export_statement
+  declaration: (class_declaration name: (_) @name body: (class_body) @body)) @definition.class
+(export_statement
+  decorator: (decorator) @decorator
+  declaration: (class_declaration name: (_) @name)) @definition.class
+(lexical_declaration
+  (variable_declarator name: (identifier) @name value: (class body: (class_body) @body))) @definition.class
+
+; Methods (kind becomes "method" inside a class); constructors and accessors included.
+(class_body (method_definition name: (_) @name body: (statement_block) @body) @definition.function)
+
+; ---------------------------------------------------------------- module-level variables
+; Top level only, and only values that are not functions (those are functions above).
+
+(program
+  (lexical_declaration
+    kind: "const"
+    (variable_declarator
+      name: (identifier) @name
+      value: [(object) (array) (number) (string) (template_string) (true) (false) (null)
+              (undefined) (identifier) (member_expression) (subscript_expression)
+              (new_expression) (binary_expression) (unary_expression) (ternary_expression)
+              (regex) (await_expression) (parenthesized_expression)
+              (call_expression function: (_) @_callee (#not-eq? @_callee "require"))])) @definition.constant)
+(program
+  (export_statement
+    declaration: (lexical_declaration
+      kind: "const"
+      (variable_declarator
+        name: (identifier) @name
+        value: [(object) (array) (number) (string) (template_string) (true) (false) (null)
+                (undefined) (identifier) (member_expression) (subscript_expression)
+                (new_expression) (binary_expression) (unary_expression) (ternary_expression)
+                (regex) (await_expression) (parenthesized_expression)
+                (call_expression function: (_) @_callee (#not-eq? @_callee "require"))]))) @definition.constant)
+(program
+  (lexical_declaration
+    kind: "let"
+    (variable_declarator
+      name: (identifier) @name
+      value: [(object) (array) (number) (string) (template_string) (true) (false) (null)
+              (undefined) (identifier) (member_expression) (subscript_expression)
+              (new_expression) (binary_expression) (unary_expression) (ternary_expression)
+              (regex) (await_expression) (parenthesized_expression)
+              (call_expression function: (_) @_callee (#not-eq? @_callee "require"))])) @definition.variable)
+(program
+  (lexical_declaration kind: "let" (variable_declarator name: (identifier) @name !value)) @definition.variable)
+(program
+  (variable_declaration (variable_declarator name: (identifier) @name !value)) @definition.variable)
+(program
+  (variable_declaration
+    (variable_declarator
+      name: (identifier) @name
+      value: [(object) (array) (number) (string) (template_string) (true) (false) (null)
+              (undefined) (identifier) (member_expression) (subscript_expression)
+              (new_expression) (binary_expression) (unary_expression) (ternary_expression)
+              (regex) (await_expression) (parenthesized_expression)
+              (call_expression function: (_) @_callee (#not-eq? @_callee "require"))])) @definition.variable)
+
+; ---------------------------------------------------------------- calls
+
+; `foo()`, `this.m()`, `a.b.c()`, `super(...)`: the callee as written.
+(call_expression
+  function: [(identifier) (super)
+             (member_expression object: [(identifier) (this) (super) (member_expression)
+                                         (subscript_expression)])] @reference.call)
+; A call on a computed receiver (`f().then()`, `[...xs].map()`): just the method name.
+(call_expression
+  function: (member_expression
+    object: [(call_expression) (array) (parenthesized_expression) (string) (template_string)
+             (new_expression) (await_expression) (object) (regex) (number)]
+    property: (_) @reference.call))
+; A decorator used without a call (`@sealed`) is a call too.
+(decorator [(identifier) (member_expression)] @reference.call)
+; `new X()` is a call to `X`.
+(new_expression constructor: [(identifier) (member_expression)] @reference.call)
+
+; ---------------------------------------------------------------- imports
+
+; import x from 'm'            -> name "default", alias x
+(import_statement
+  (import_clause (identifier) @import.alias)
+  source: (string) @import.module
+  (#set! import.name "default")) @import
+; import {a as b, c} from 'm'
+(import_statement
+  (import_clause (named_imports (import_specifier name: (_) @import.name alias: (_)? @import.alias)))
+  source: (string) @import.module) @import
+; import * as ns from 'm'      -> name "*", alias ns
+(import_statement
+  (import_clause (namespace_import "*" @import.name (identifier) @import.alias))
+  source: (string) @import.module) @import
+; import 'm' (side effects only)
+(import_statement . "import" . source: (string) @import.module) @import
+; Re-exports: export {a as b} from 'm', export * from 'm', export * as ns from 'm'.
+(export_statement
+  (export_clause (export_specifier name: (_) @import.name alias: (_)? @import.alias))
+  source: (string) @import.module) @import
+(export_statement . "export" . "*" @import.name . "from" source: (string) @import.module) @import
+(export_statement
+  (namespace_export "*" @import.name (_) @import.alias)
+  source: (string) @import.module) @import
+; CommonJS: const x = require('m'); const {a, b: c} = require('m').
+(variable_declarator
+  name: (identifier) @import.alias
+  value: (call_expression
+    function: (identifier) @_require (#eq? @_require "require")
+    arguments: (arguments . (string) @import.module .))) @import
+(variable_declarator
+  name: (object_pattern (shorthand_property_identifier_pattern) @import.name)
+  value: (call_expression
+    function: (identifier) @_require (#eq? @_require "require")
+    arguments: (arguments . (string) @import.module .))) @import
+(variable_declarator
+  name: (object_pattern (pair_pattern key: (_) @import.name value: (identifier) @import.alias))
+  value: (call_expression
+    function: (identifier) @_require (#eq? @_require "require")
+    arguments: (arguments . (string) @import.module .))) @import
+
+; ---------------------------------------------------------------- comments (docs)
+
+(comment) @comment

@@ -1,0 +1,2 @@
+; inherits: typescript, jsx
+; TSX = TypeScript rules + JSX component references.

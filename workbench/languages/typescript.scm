@@ -1,0 +1,83 @@
+; inherits: ecma
+; TypeScript-only rules (also used by tsx.scm); the shared JS/TS rules are in ecma.scm.
+
+; ---------------------------------------------------------------- classes and members
+
+(abstract_class_declaration name: (_) @name body: (class_body) @body) @definition.class
+(abstract_class_declaration decorator: (decorator) @decorator name: (_) @name) @definition.class
+(export_statement
+  declaration: (abstract_class_declaration name: (_) @name body: (class_body) @body)) @definition.class
+(export_statement
+  decorator: (decorator) @decorator
+  declaration: (abstract_class_declaration name: (_) @name)) @definition.class
+
+; Method decorators are siblings before the method in TypeScript's class_body.
+(class_body
+  (decorator)+ @decorator
+  .
+  (method_definition name: (_) @name body: (statement_block) @body) @definition.function)
+(class_body (abstract_method_signature name: (_) @name) @declaration.method)
+(class_body (method_signature name: (_) @name) @declaration.method)
+
+; Fields (`public tags: string[] = []`); their decorators are inside the node.
+(class_body (public_field_definition name: (_) @name) @definition.field)
+(class_body (public_field_definition decorator: (decorator) @decorator name: (_) @name) @definition.field)
+
+; Overload signatures and `declare function`.
+(function_signature name: (identifier) @name) @declaration.function
+(export_statement declaration: (function_signature name: (identifier) @name)) @declaration.function
+
+; ---------------------------------------------------------------- types
+
+(interface_declaration name: (_) @name body: (interface_body) @body) @definition.interface
+(export_statement
+  declaration: (interface_declaration name: (_) @name body: (interface_body) @body)) @definition.interface
+(interface_body (method_signature name: (_) @name) @declaration.method)
+(interface_body (property_signature name: (_) @name) @declaration.field)
+
+(type_alias_declaration name: (_) @name) @definition.type
+(export_statement declaration: (type_alias_declaration name: (_) @name)) @definition.type
+
+(enum_declaration name: (_) @name body: (enum_body) @body) @definition.enum
+(export_statement
+  declaration: (enum_declaration name: (_) @name body: (enum_body) @body)) @definition.enum
+
+; `namespace N { ... }` / `module N { ... }`.
+(internal_module name: (_) @name body: (statement_block) @body) @definition.namespace
+(export_statement
+  declaration: (internal_module name: (_) @name body: (statement_block) @body)) @definition.namespace
+
+; Module constants whose value is a TypeScript-only expression (`x as T`, `x satisfies T`, `x!`).
+(program
+  (lexical_declaration
+    kind: "const"
+    (variable_declarator
+      name: (identifier) @name
+      value: [(as_expression) (satisfies_expression) (non_null_expression)])) @definition.constant)
+(program
+  (export_statement
+    declaration: (lexical_declaration
+      kind: "const"
+      (variable_declarator
+        name: (identifier) @name
+        value: [(as_expression) (satisfies_expression) (non_null_expression)]))) @definition.constant)
+
+; ---------------------------------------------------------------- heritage
+
+(_
+  name: (_) @name
+  (class_heritage (extends_clause value: (_) @reference.inherits)))
+(_
+  name: (_) @name
+  (class_heritage (implements_clause (_) @reference.implements)))
+(interface_declaration
+  name: (_) @name
+  (extends_type_clause type: (_) @reference.inherits))
+
+; `foo!.bar()` / `(x as T).m()`
+(call_expression
+  function: (member_expression object: (non_null_expression)) @reference.call)
+(call_expression
+  function: (member_expression object: (as_expression) property: (_) @reference.call))
+
+; `import type {A} from 'm'` is an import_statement too (covered by ecma.scm).
