@@ -224,8 +224,8 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
                 docs[key] = caps["doc"][0]
             continue
         if "reference.call" in caps:
-            for n in caps["reference.call"]:
-                calls.append(n)
+            ns = caps["reference.call"]     # several nodes (Java `obj` + `m`): one callee
+            calls.append(ns[0] if len(ns) == 1 else _Span(ns))
             continue
         if name_nodes and ("reference.inherits" in caps or "reference.implements" in caps):
             key = (name_nodes[0].start_byte, name_nodes[0].end_byte)
@@ -425,6 +425,16 @@ def _callee(s: str) -> str:
     """A callee as written, whitespace-collapsed; a chain split over lines
     (`s\n  .normalize`) reads `s.normalize`."""
     return _MEMBER_WS.sub(r"\1", _collapse(s))
+
+
+class _Span:
+    """The source range from the first to the last of several nodes (a callee written as
+    receiver + name where the grammar has no node for the pair)."""
+
+    def __init__(self, nodes):
+        first = min(nodes, key=lambda n: n.start_byte)
+        self.start_byte, self.start_point = first.start_byte, first.start_point
+        self.end_byte = max(n.end_byte for n in nodes)
 
 
 def _strip_quotes(s: str) -> str:
