@@ -65,8 +65,10 @@ def _decode_note(data: bytes) -> tuple[bytes, str, str | None]:
         data.decode("utf-8")
         return data, "utf-8", None
     except UnicodeDecodeError as exc:
-        return data, "latin-1", (f"not valid UTF-8 (first bad byte at offset {exc.start}); "
-                                 "text shown as latin-1")
+        text = data.decode("latin-1")
+        return text.encode("utf-8"), "latin-1", (
+            f"not valid UTF-8 (first bad byte at offset {exc.start}); decoded as latin-1 "
+            "(byte offsets refer to the UTF-8 text)")
 
 
 def process_file(entry: ScanEntry, known_sha: str | None) -> _Result:

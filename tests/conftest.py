@@ -1,0 +1,43 @@
+"""Shared fixtures: the sample repositories, a copy helper, and the stdlib index."""
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "sample_repos"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+
+@pytest.fixture
+def sample_copy(tmp_path):
+    """Copy a sample repository to tmp_path (tests may edit it) and return its path."""
+    def make(name: str) -> Path:
+        dst = tmp_path / name
+        shutil.copytree(SAMPLES / name, dst)
+        return dst
+    return make
+
+
+@pytest.fixture(scope="session")
+def stdlib_db(tmp_path_factory):
+    """The Python standard library indexed once per test session."""
+    from workbench.indexer import index
+    db = str(tmp_path_factory.mktemp("stdlib") / "stdlib.duckdb")
+    index(sysconfig.get_paths()["stdlib"], db, progress=False)
+    return db
+
+
+def write(root: Path, rel: str, text: str | bytes) -> Path:
+    p = root / rel
+    p.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        p.write_bytes(text)
+    else:
+        p.write_text(text, encoding="utf-8")
+    return p

@@ -1,0 +1,112 @@
+"""Incremental re-index: the database equals a fresh index of the new tree (ids aside)."""
+from __future__ import annotations
+
+import os
+import shutil
+import time
+
+import duckdb
+
+from workbench.indexer import index
+
+# Rows compared without ids: ids become the qualnames/paths they point to.
+_QUERIES = {
+    "files": "SELECT path, language, size_bytes, line_count, sha256, status, error_count, "
+             "skip_reason, encoding, message, module FROM files",
+    "symbols": "SELECT s.path, s.kind, s.name, s.qualname, p.qualname AS parent, s.start_line, "
+               "s.end_line, s.start_byte, s.end_byte, s.signature, s.doc, s.decorators, "
+               "s.visibility, s.is_truncated, s.is_declaration, s.body_start_line "
+               "FROM symbols s LEFT JOIN symbols p ON p.symbol_id = s.parent_id",
+    "edges": "SELECT src.qualname, e.kind, e.dst_name, d.qualname, e.dst_qualname, e.path, e.line, "
+             "e.resolution, e.candidates FROM edges e JOIN symbols src ON src.symbol_id = e.src_id "
+             "LEFT JOIN symbols d ON d.symbol_id = e.dst_id",
+    "imports": "SELECT i.path, s.qualname, i.module, i.name, i.alias, i.line, i.resolved_path "
+               "FROM imports i LEFT JOIN symbols s ON s.symbol_id = i.src_id",
+}
+
+
+def snapshot(db: str) -> dict[str, list]:
+    con = duckdb.connect(db, read_only=True)
+    try:
+        return {t: sorted(con.execute(q).fetchall(), key=repr) for t, q in _QUERIES.items()}
+    finally:
+        con.close()
+
+
+def _touch_later(path):
+    st = os.stat(path)
+    os.utime(path, (st.st_atime, st.st_mtime + 5))
+
+
+def test_reindex_after_edit_add_delete_rename_equals_fresh_index(sample_copy, tmp_path):
+    repo = sample_copy("pyshop")
+    db = str(tmp_path / "inc.duckdb")
+    first = index(repo, db, jobs=1, progress=False)
+    assert first.added > 10 and first.changed == first.removed == first.unchanged == 0
+
+    # edit: add a function to pricing.py; add a module; delete one; rename one
+    pricing = repo / "shop" / "pricing.py"
+    pricing.write_text(pricing.read_text() + "\n\ndef surcharge(total):\n    return add_tax(total, 'DE')\n")
+    _touch_later(pricing)
+    (repo / "shop" / "coupons.py").write_text("from shop.pricing import surcharge\n\n\n"
+                                              "def coupon_total(t):\n    return surcharge(t) - 5\n")
+    os.remove(repo / "shop" / "util" / "legacy.py")
+    os.rename(repo / "shop" / "util" / "text.py", repo / "shop" / "util" / "strings.py")
+    # touched but identical content: must count as unchanged, not re-parsed
+    _touch_later(repo / "shop" / "models.py")
+
+    second = index(repo, db, jobs=1, progress=False)
+    assert (second.added, second.changed, second.removed) == (2, 1, 2)
+    assert second.unchanged == first.added - 3
+    assert second.parsed == 3
+
+    fresh_db = str(tmp_path / "fresh.duckdb")
+    index(repo, fresh_db, jobs=1, progress=False)
+    assert snapshot(db) == snapshot(fresh_db)
+
+
+def test_reindex_without_changes_parses_nothing(sample_copy, tmp_path):
+    repo = sample_copy("tsapp")
+    db = str(tmp_path / "a.duckdb")
+    first = index(repo, db, jobs=1, progress=False)
+    before = snapshot(db)
+    again = index(repo, db, jobs=1, progress=False)
+    assert again.parsed == 0 and again.unchanged == first.added
+    assert snapshot(db) == before
+
+
+def test_parallel_index_equals_serial_index(sample_copy, tmp_path):
+    repo = sample_copy("pyshop")
+    for name in ("javaservice", "goservice"):
+        shutil.copytree(sample_copy(name), repo / name)
+    serial, parallel = str(tmp_path / "s.duckdb"), str(tmp_path / "p.duckdb")
+    index(repo, serial, jobs=1, progress=False)
+    from workbench import indexer
+    old = indexer._chunks
+    try:   # force the pool even for a small tree
+        index(repo, parallel, jobs=2, progress=False)
+    finally:
+        indexer._chunks = old
+    assert snapshot(serial) == snapshot(parallel)
+
+
+def test_interrupted_reindex_keeps_previous_state(sample_copy, tmp_path, monkeypatch):
+    repo = sample_copy("pyshop")
+    db = str(tmp_path / "x.duckdb")
+    index(repo, db, jobs=1, progress=False)
+    before = snapshot(db)
+    (repo / "shop" / "models.py").write_text("def replaced():\n    pass\n")
+    os.remove(repo / "shop" / "cli.py")
+    from workbench import store
+
+    def boom(*a, **k):
+        raise KeyboardInterrupt("interrupted mid-write")
+    monkeypatch.setattr(store, "insert_columns", boom)
+    try:
+        index(repo, db, jobs=1, progress=False)
+    except KeyboardInterrupt:
+        pass
+    else:
+        raise AssertionError("the interruption did not propagate")
+    monkeypatch.undo()
+    assert snapshot(db) == before
