@@ -25,6 +25,8 @@ SYMBOL_FIELDS = ("local_id", "kind", "name", "qualname", "parent_local", "start_
 # edge tuple layout (local): src_local, kind, dst_name, dst_local (or None), line, resolution
 EDGE_FIELDS = ("src_local", "kind", "dst_name", "dst_local", "line", "resolution")
 IMPORT_FIELDS = ("src_local", "module", "name", "alias", "line")
+# binding tuple layout (local; call-graph facts from `@bind.*` captures, read by resolve.py)
+BINDING_FIELDS = ("src_local", "kind", "name", "value", "value_type", "value_local", "line")
 
 
 @dataclass
@@ -35,6 +37,7 @@ class FileRows:
     symbols: list = field(default_factory=list)
     edges: list = field(default_factory=list)
     imports: list = field(default_factory=list)
+    bindings: list = field(default_factory=list)
 
 
 # ---------------------------------------------------------------- compiled queries
@@ -149,8 +152,10 @@ def comment_first_line(lines: list[str]) -> str | None:
 # ---------------------------------------------------------------- extraction
 
 class _Def:
-    __slots__ = ("node", "kind", "decl", "name_node", "decorators", "body", "doc",
-                 "qualifier", "bases", "start", "start_row", "end", "truncated", "parent", "idx", "children")
+    __slots__ = ("node", "kind", "decl", "name_node", "decorators", "body", "doc", "extended",
+                 "recovered",
+                 "qualifier", "bases", "start", "start_row", "end", "truncated", "parent", "idx", "children",
+                 "label")
 
     def __init__(self, node, kind, decl, name_node):
         self.node = node
@@ -163,8 +168,11 @@ class _Def:
         self.qualifier = None
         self.bases = []
         self.truncated = False
+        self.extended = False
+        self.recovered = False
         self.parent = None
         self.children = None
+        self.label = None               # set for anonymous definitions (`<lambdaN>`)
 
 
 def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
@@ -188,6 +196,7 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
     docs: dict[tuple[int, int], object] = {}
     calls: list = []
     imports: list = []
+    binds: list = []
     comments: list = []
     module_doc = None
     package = None
@@ -236,6 +245,9 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
         if "doc" in caps and name_nodes:
             docs[(name_nodes[0].start_byte, name_nodes[0].end_byte)] = caps["doc"][0]
             continue
+        if any(k.startswith("bind.") and k not in _BIND_PARTS for k in caps):
+            binds.append(caps)          # call-graph bindings, see _emit_bindings
+            continue
         if "import.module" in caps or "import.name" in caps:
             fixed = c.query.pattern_settings(_pattern)   # `(#set! import.name "default")`
             if fixed:
@@ -264,6 +276,14 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
         d.start = s
         d.start_row = row
         d.end = d.node.end_byte
+    if rows.status == "partial" and spec.indent_repair:
+        from .languages.indent_repair import repair
+
+        def make_def(node, kind, name_node, body):
+            nd = _Def(node, kind, False, name_node)
+            nd.body = body
+            return nd
+        items = repair(data, items, make_def)
     items.sort(key=lambda d: (d.start, -d.end))
 
     module = _module_symbol(mod_qual, line_count, file_end, None)
@@ -286,13 +306,14 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
         stack.append(d)
         sym_rows.append(None)           # filled below, once parents are known
 
+    _label_anonymous(items)
     class_kinds = spec.class_kinds
     for d in items:
         parent = d.parent
         kind = d.kind
         if kind == "function" and parent is not None and parent.kind in class_kinds:
             kind = "method"
-        name = _text(data, d.name_node.start_byte, d.name_node.end_byte)
+        name = d.label or _text(data, d.name_node.start_byte, d.name_node.end_byte)
         parts = []
         p = parent
         while p is not None:
@@ -307,13 +328,14 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
         sig = _signature(data, d, spec)
         doc = None
         dn = docs.get((d.name_node.start_byte, d.name_node.end_byte))
-        if dn is not None and spec.docstrings:
+        if dn is not None and spec.docstrings and (
+                d.body is None or dn.start_point[0] == d.body.start_point[0]):
             doc = docstring_first_line(_text(data, dn.start_byte, dn.end_byte))
         decorators = [_collapse(_text(data, x.start_byte, x.end_byte)) for x in
                       sorted(d.decorators, key=lambda n: n.start_byte)]
         vis = _visibility(short, sig, spec)
         start_line = d.start_row + 1
-        if d.truncated:
+        if d.truncated or d.extended:
             end_line = _line_of_end(data, d.end)
         elif spec.trailing_comments_in_body and _ends_with_comment(data, d.end):
             end_line = _last_token_end(d.node)
@@ -375,6 +397,8 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
             target = f"{target}{sep}{name_txt}"
         edges.append((src.idx if src is not None else 0, "imports", target[:MAX_DST_NAME], None,
                       line, "unresolved"))
+    if binds:
+        _emit_bindings(data, binds, items, rows)
     return rows
 
 
@@ -399,6 +423,8 @@ def _last_token_end(node) -> int:
 
 
 def _qual_name_part(data: bytes, d: _Def) -> str:
+    if d.label:
+        return d.label
     own = _text(data, d.name_node.start_byte, d.name_node.end_byte).replace("::", ".")
     if d.qualifier is not None:
         own = _text(data, d.qualifier.start_byte, d.qualifier.end_byte) + "." + own
@@ -590,9 +616,61 @@ class _LocalResolver:
         return None, "unresolved"
 
 
+# ---------------------------------------------------------------- call-graph captures (issue 3)
+
+_BIND_PARTS = ("bind.target", "bind.value", "bind.key")
+
+
+def _label_anonymous(items: list[_Def]) -> None:
+    """Name `@definition.lambda` symbols `<lambdaN>`, N counted from 1 in source order
+    within the enclosing definition (the module when there is none)."""
+    counters: dict[int, int] = {}
+    for d in items:
+        if d.kind == "lambda":
+            k = id(d.parent)
+            counters[k] = counters.get(k, 0) + 1
+            d.label = f"<lambda{counters[k]}>"
+
+
+def _emit_bindings(data: bytes, binds: list, items: list[_Def], rows: FileRows) -> None:
+    """Rows of the `bindings` table from `@bind.<kind>` matches: the enclosing symbol,
+    the kind, the name bound (`callee#index` / `callee#keyword` for call arguments), the
+    value expression as written, its node type, and the symbol it defines (lambdas)."""
+    def_at = {(d.node.start_byte, d.node.end_byte): d.idx for d in items}
+    found = []
+    for caps in binds:
+        kind = next(k for k in caps if k.startswith("bind.") and k not in _BIND_PARTS)
+        anchor = caps[kind][0]
+        value = caps.get("bind.value")
+        if not value:
+            continue
+        target = caps.get("bind.target")
+        key = caps.get("bind.key")
+        found.append((anchor.start_byte, kind[5:], anchor, target[0] if target else None,
+                      value[0], key[0] if key else None))
+    found.sort(key=lambda t: t[0])
+    scopes = _ScopeFinder(items)
+    for _, kind, anchor, target, value, key in found:
+        src = scopes.at(anchor.start_byte)
+        name = _callee(_text(data, target.start_byte, target.end_byte))[:MAX_DST_NAME] if target else None
+        if kind == "arg":
+            if key is not None:
+                slot = _text(data, key.start_byte, key.end_byte)
+            else:
+                slot, sib = 0, value.prev_named_sibling
+                while sib is not None:
+                    slot += sib.type != "comment"
+                    sib = sib.prev_named_sibling
+            name = f"{name}#{slot}"
+        rows.bindings.append((src.idx if src is not None else 0, kind, name,
+                              _callee(_text(data, value.start_byte, value.end_byte))[:MAX_DST_NAME],
+                              value.type, def_at.get((value.start_byte, value.end_byte)),
+                              anchor.start_point[0] + 1))
+
+
 def line_count_of(data: bytes) -> int:
     return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
 
 
-__all__ = ["extract_file", "FileRows", "SYMBOL_FIELDS", "EDGE_FIELDS", "IMPORT_FIELDS",
+__all__ = ["extract_file", "FileRows", "SYMBOL_FIELDS", "EDGE_FIELDS", "IMPORT_FIELDS", "BINDING_FIELDS",
            "line_count_of"]

@@ -50,6 +50,7 @@ class LanguageSpec:
     parse: bool = True                    # False: data formats, counted but not parsed
     strip_signature_suffix: tuple[str, ...] = ("{", ":", "=>", "=")
     trailing_comments_in_body: bool = False  # indentation grammars: trailing comments end no block
+    indent_repair: bool = False           # broken files: repair ranges by indentation (indent_repair.py)
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
 
@@ -62,7 +63,7 @@ def _add(spec: LanguageSpec) -> None:
 
 _add(LanguageSpec("python", "python", (".py", ".pyi", ".pyw"), query="python",
                   index_stems=("__init__",), docstrings=True, class_scope_visible=False,
-                  private_prefix="_", trailing_comments_in_body=True))
+                  private_prefix="_", trailing_comments_in_body=True, indent_repair=True))
 _add(LanguageSpec("javascript", "javascript", (".js", ".mjs", ".cjs", ".jsx"), query="javascript",
                   index_stems=("index",), private_prefix="#"))
 _add(LanguageSpec("typescript", "typescript", (".ts", ".mts", ".cts"), query="typescript",

@@ -48,3 +48,37 @@
 (import_from_statement module_name: (_) @import.module
   name: (aliased_import name: (dotted_name) @import.name alias: (identifier) @import.alias)) @import
 (import_from_statement module_name: (_) @import.module (wildcard_import) @import.name) @import
+
+; --- call-graph captures (issue 3: workbench/resolve.py reads these; see docs/schema.md)
+; Lambdas are symbols of kind `lambda`, named `<lambdaN>` by extract.py (numbered from 1 in
+; source order within their enclosing definition); calls in their body belong to them.
+(lambda "lambda" @name body: (_) @body) @definition.lambda
+
+; Bindings (`bindings` table): `@bind.<kind>` anchors the row (scope and line),
+; `@bind.target` is the name bound, `@bind.value` the expression, `@bind.key` a keyword.
+(assignment left: [(identifier) (attribute)] @bind.target right: (_) @bind.value) @bind.assign
+(assignment left: (identifier) @bind.target
+  right: (assignment left: [(identifier) (attribute)] right: (_) @bind.value)) @bind.assign
+(assignment left: (identifier) @bind.target
+  right: (dictionary (pair value: (_) @bind.value))) @bind.element
+(assignment left: (identifier) @bind.target
+  right: [(list (_) @bind.value) (tuple (_) @bind.value) (set (_) @bind.value)]) @bind.element
+(augmented_assignment left: (identifier) @bind.target
+  right: [(list (_) @bind.value) (tuple (_) @bind.value)]) @bind.element
+(assignment left: (subscript value: (identifier) @bind.target) right: (_) @bind.value) @bind.element
+(call function: (attribute object: (identifier) @bind.target
+                          attribute: (identifier) @_m (#any-of? @_m "append" "add" "insert" "setdefault"))
+  arguments: (argument_list (_) @bind.value .)) @bind.element
+(named_expression name: (identifier) @bind.target value: (_) @bind.value) @bind.assign
+(return_statement (_) @bind.value) @bind.return
+(yield (_) @bind.value) @bind.yield
+(lambda body: (_) @bind.value @bind.return)
+(for_statement left: (identifier) @bind.target right: (_) @bind.value) @bind.iter
+(for_in_clause left: (identifier) @bind.target right: (_) @bind.value) @bind.iter
+(with_item value: (as_pattern (_) @bind.value
+                              alias: (as_pattern_target (identifier) @bind.target))) @bind.with
+(call function: (_) @bind.target
+  arguments: (argument_list [(identifier) (attribute) (lambda) (call) (subscript)] @bind.value)) @bind.arg
+(call function: (_) @bind.target
+  arguments: (argument_list (keyword_argument name: (identifier) @bind.key
+                                              value: [(identifier) (attribute) (lambda) (call) (subscript)] @bind.value))) @bind.arg
