@@ -1,0 +1,41 @@
+"""The CLI twins: index, sql, stats, demo."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from workbench.cli import main
+
+
+def test_cli_index_sql_stats(sample_copy, tmp_path, capsys):
+    repo = sample_copy("goservice")
+    db = str(tmp_path / "go.duckdb")
+    assert main(["index", str(repo), "--db", db, "--jobs", "1", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "added" in out and "0 removed" in out
+    assert main(["sql", db, "SELECT count(*) AS n FROM files WHERE language = 'go'", "--csv"]) == 0
+    assert capsys.readouterr().out.splitlines() == ["n", "5"]
+    assert main(["stats", db]) == 0
+    out = capsys.readouterr().out
+    assert "files: " in out and "symbols by kind:" in out
+
+
+def test_cli_errors_are_clear(tmp_path, capsys):
+    assert main(["index", str(tmp_path / "missing")]) == 2
+    assert "not a directory" in capsys.readouterr().err
+    assert main(["stats", str(tmp_path / "none.duckdb")]) == 2
+    assert "no workbench database" in capsys.readouterr().err
+
+
+def test_cli_exclude_glob(sample_copy, tmp_path, capsys):
+    repo = sample_copy("pyshop")
+    db = str(tmp_path / "p.duckdb")
+    assert main(["index", str(repo), "--db", db, "--exclude", "tests/", "--jobs", "1", "-q"]) == 0
+    capsys.readouterr()
+    main(["sql", db, "SELECT count(*) AS n FROM files WHERE path LIKE 'tests/%'", "--csv"])
+    assert capsys.readouterr().out.splitlines() == ["n", "0"]
+
+
+def test_console_script_runs(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "workbench.cli", "--help"], capture_output=True, text=True)
+    assert out.returncode == 0 and "index" in out.stdout
