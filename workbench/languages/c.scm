@@ -1,0 +1,204 @@
+; C (and the C part of C++: cpp.scm inherits this file). Functions and prototypes,
+; structs/unions/enums, typedefs, macros, globals, calls, #include.
+; Capture names: see workbench/languages/__init__.py.
+
+; ---------------------------------------------------------------- functions
+; The name sits in the function_declarator, possibly under pointer declarators.
+
+(function_definition
+  declarator: (function_declarator declarator: (identifier) @name)
+  body: (compound_statement) @body) @definition.function
+(function_definition
+  declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))
+  body: (compound_statement) @body) @definition.function
+(function_definition
+  declarator: (pointer_declarator
+    declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))
+  body: (compound_statement) @body) @definition.function
+
+; Prototypes (`int add(int a, int b);`).
+(declaration declarator: (function_declarator declarator: (identifier) @name)) @declaration.function
+(declaration
+  declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))) @declaration.function
+(declaration
+  declarator: (pointer_declarator
+    declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))) @declaration.function
+
+; ---------------------------------------------------------------- types
+; `typedef struct Point {..} Point;` is one symbol (named by its tag, spanning the typedef);
+; `typedef struct {..} Point;` is named by the typedef.
+
+(struct_specifier name: (type_identifier) @name body: (field_declaration_list) @body) @definition.struct
+(type_definition
+  type: (struct_specifier name: (type_identifier) @name body: (field_declaration_list) @body)) @definition.struct
+(type_definition
+  type: (struct_specifier !name body: (field_declaration_list) @body)
+  declarator: (type_identifier) @name) @definition.struct
+
+(union_specifier name: (type_identifier) @name body: (field_declaration_list) @body) @definition.union
+(type_definition
+  type: (union_specifier name: (type_identifier) @name body: (field_declaration_list) @body)) @definition.union
+(type_definition
+  type: (union_specifier !name body: (field_declaration_list) @body)
+  declarator: (type_identifier) @name) @definition.union
+
+(enum_specifier name: (type_identifier) @name body: (enumerator_list) @body) @definition.enum
+(type_definition
+  type: (enum_specifier name: (type_identifier) @name body: (enumerator_list) @body)) @definition.enum
+(type_definition
+  type: (enum_specifier !name body: (enumerator_list) @body)
+  declarator: (type_identifier) @name) @definition.enum
+
+; Other typedefs: `typedef struct PointVec PointVec;`, `typedef unsigned long u64;`,
+; pointer and function-pointer typedefs.
+(type_definition
+  type: [(primitive_type) (type_identifier) (sized_type_specifier)
+         (struct_specifier !body) (union_specifier !body) (enum_specifier !body)]
+  declarator: [(type_identifier) @name
+               (pointer_declarator declarator: (type_identifier) @name)
+               (array_declarator declarator: (type_identifier) @name)]) @definition.type
+(type_definition
+  declarator: (function_declarator
+    declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name)))) @definition.type
+
+; Struct and union fields.
+(field_declaration_list
+  (field_declaration
+    declarator: [(field_identifier) @name
+                 (pointer_declarator declarator: (field_identifier) @name)
+                 (pointer_declarator declarator: (pointer_declarator declarator: (field_identifier) @name))
+                 (array_declarator declarator: (field_identifier) @name)]) @definition.field)
+
+; ---------------------------------------------------------------- macros
+; Object-like macros with a value (header guards and bare flags are left out); the
+; signature of a function-like macro stops before its replacement text.
+
+(preproc_def name: (identifier) @name value: (_)) @definition.macro
+(preproc_function_def name: (identifier) @name value: (_) @body) @definition.macro
+(preproc_function_def name: (identifier) @name !value) @definition.macro
+
+; ---------------------------------------------------------------- globals
+; File-scope variables (also inside #if blocks): `const`/`constexpr` ones are constants.
+
+((translation_unit
+  (declaration
+    declarator: [(identifier) @name
+                 (init_declarator declarator: (identifier) @name)
+                 (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))
+                 (init_declarator declarator: (array_declarator declarator: (identifier) @name))
+                 (init_declarator declarator: (pointer_declarator declarator: (array_declarator declarator: (identifier) @name)))
+                 (pointer_declarator declarator: (identifier) @name)
+                 (array_declarator declarator: (identifier) @name)]) @definition.variable)
+ (#not-match? @definition.variable "^\\s*((static|extern|inline|thread_local|_Thread_local)\\s+)*(const|constexpr)\\b"))
+((translation_unit
+  (declaration
+    declarator: [(identifier) @name
+                 (init_declarator declarator: (identifier) @name)
+                 (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))
+                 (init_declarator declarator: (array_declarator declarator: (identifier) @name))
+                 (init_declarator declarator: (pointer_declarator declarator: (array_declarator declarator: (identifier) @name)))
+                 (pointer_declarator declarator: (identifier) @name)
+                 (array_declarator declarator: (identifier) @name)]) @definition.constant)
+ (#match? @definition.constant "^\\s*((static|extern|inline|thread_local|_Thread_local)\\s+)*(const|constexpr)\\b"))
+((preproc_ifdef
+  (declaration
+    declarator: [(identifier) @name
+                 (init_declarator declarator: (identifier) @name)
+                 (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))
+                 (init_declarator declarator: (array_declarator declarator: (identifier) @name))
+                 (init_declarator declarator: (pointer_declarator declarator: (array_declarator declarator: (identifier) @name)))
+                 (pointer_declarator declarator: (identifier) @name)
+                 (array_declarator declarator: (identifier) @name)]) @definition.variable)
+ (#not-match? @definition.variable "^\\s*((static|extern|inline|thread_local|_Thread_local)\\s+)*(const|constexpr)\\b"))
+((preproc_ifdef
+  (declaration
+    declarator: [(identifier) @name
+                 (init_declarator declarator: (identifier) @name)
+                 (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))
+                 (init_declarator declarator: (array_declarator declarator: (identifier) @name))
+                 (init_declarator declarator: (pointer_declarator declarator: (array_declarator declarator: (identifier) @name)))
+                 (pointer_declarator declarator: (identifier) @name)
+                 (array_declarator declarator: (identifier) @name)]) @definition.constant)
+ (#match? @definition.constant "^\\s*((static|extern|inline|thread_local|_Thread_local)\\s+)*(const|constexpr)\\b"))
+((preproc_if
+  (declaration
+    declarator: [(identifier) @name
+                 (init_declarator declarator: (identifier) @name)
+                 (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))
+                 (init_declarator declarator: (array_declarator declarator: (identifier) @name))
+                 (init_declarator declarator: (pointer_declarator declarator: (array_declarator declarator: (identifier) @name)))
+                 (pointer_declarator declarator: (identifier) @name)
+                 (array_declarator declarator: (identifier) @name)]) @definition.variable)
+ (#not-match? @definition.variable "^\\s*((static|extern|inline|thread_local|_Thread_local)\\s+)*(const|constexpr)\\b"))
+((preproc_if
+  (declaration
+    declarator: [(identifier) @name
+                 (init_declarator declarator: (identifier) @name)
+                 (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))
+                 (init_declarator declarator: (array_declarator declarator: (identifier) @name))
+                 (init_declarator declarator: (pointer_declarator declarator: (array_declarator declarator: (identifier) @name)))
+                 (pointer_declarator declarator: (identifier) @name)
+                 (array_declarator declarator: (identifier) @name)]) @definition.constant)
+ (#match? @definition.constant "^\\s*((static|extern|inline|thread_local|_Thread_local)\\s+)*(const|constexpr)\\b"))
+((preproc_else
+  (declaration
+    declarator: [(identifier) @name
+                 (init_declarator declarator: (identifier) @name)
+                 (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))
+                 (init_declarator declarator: (array_declarator declarator: (identifier) @name))
+                 (init_declarator declarator: (pointer_declarator declarator: (array_declarator declarator: (identifier) @name)))
+                 (pointer_declarator declarator: (identifier) @name)
+                 (array_declarator declarator: (identifier) @name)]) @definition.variable)
+ (#not-match? @definition.variable "^\\s*((static|extern|inline|thread_local|_Thread_local)\\s+)*(const|constexpr)\\b"))
+((preproc_else
+  (declaration
+    declarator: [(identifier) @name
+                 (init_declarator declarator: (identifier) @name)
+                 (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))
+                 (init_declarator declarator: (array_declarator declarator: (identifier) @name))
+                 (init_declarator declarator: (pointer_declarator declarator: (array_declarator declarator: (identifier) @name)))
+                 (pointer_declarator declarator: (identifier) @name)
+                 (array_declarator declarator: (identifier) @name)]) @definition.constant)
+ (#match? @definition.constant "^\\s*((static|extern|inline|thread_local|_Thread_local)\\s+)*(const|constexpr)\\b"))
+((declaration_list
+  (declaration
+    declarator: [(identifier) @name
+                 (init_declarator declarator: (identifier) @name)
+                 (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))
+                 (init_declarator declarator: (array_declarator declarator: (identifier) @name))
+                 (init_declarator declarator: (pointer_declarator declarator: (array_declarator declarator: (identifier) @name)))
+                 (pointer_declarator declarator: (identifier) @name)
+                 (array_declarator declarator: (identifier) @name)]) @definition.variable)
+ (#not-match? @definition.variable "^\\s*((static|extern|inline|thread_local|_Thread_local)\\s+)*(const|constexpr)\\b"))
+((declaration_list
+  (declaration
+    declarator: [(identifier) @name
+                 (init_declarator declarator: (identifier) @name)
+                 (init_declarator declarator: (pointer_declarator declarator: (identifier) @name))
+                 (init_declarator declarator: (array_declarator declarator: (identifier) @name))
+                 (init_declarator declarator: (pointer_declarator declarator: (array_declarator declarator: (identifier) @name)))
+                 (pointer_declarator declarator: (identifier) @name)
+                 (array_declarator declarator: (identifier) @name)]) @definition.constant)
+ (#match? @definition.constant "^\\s*((static|extern|inline|thread_local|_Thread_local)\\s+)*(const|constexpr)\\b"))
+
+; ---------------------------------------------------------------- calls
+
+; `f()`, `ops->read()`, `s.cb()` (macro calls like `VEC_LEN(v)` too): the callee as written.
+(call_expression
+  function: [(identifier)
+             (field_expression argument: [(identifier) (field_expression) (subscript_expression)
+                                          (pointer_expression)])] @reference.call)
+; A call on a computed receiver (`get()->run()`): just the member name.
+(call_expression
+  function: (field_expression
+    argument: [(call_expression) (parenthesized_expression)]
+    field: (_) @reference.call))
+
+; ---------------------------------------------------------------- imports
+
+; `#include "vec.h"` / `#include <stdio.h>`: module = the path without quotes/brackets.
+(preproc_include path: (_) @import.module) @import
+
+; ---------------------------------------------------------------- comments (docs)
+
+(comment) @comment

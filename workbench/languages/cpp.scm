@@ -1,0 +1,108 @@
+; inherits: c
+; C++ rules on top of c.scm: classes, namespaces, methods (in-class and out-of-line
+; `geo::Circle::area`), templates, base classes, C++ call forms.
+; Capture names: see workbench/languages/__init__.py.
+
+; ---------------------------------------------------------------- classes and namespaces
+
+(class_specifier name: (type_identifier) @name body: (field_declaration_list) @body) @definition.class
+(class_specifier name: (template_type name: (type_identifier) @name) body: (field_declaration_list) @body) @definition.class
+(struct_specifier name: (template_type name: (type_identifier) @name) body: (field_declaration_list) @body) @definition.struct
+
+; `namespace a { namespace b {} }` nests; `namespace a::b {}` reads `a.b`. Anonymous
+; namespaces are no symbol (their contents belong to the file).
+(namespace_definition
+  name: [(namespace_identifier) (nested_namespace_specifier)] @name
+  body: (declaration_list) @body) @definition.namespace
+
+; ---------------------------------------------------------------- functions and methods
+; Names beyond C's identifiers: methods (field_identifier), out-of-line definitions
+; (qualified_identifier: `::` becomes `.` in the qualname, the last part is the name),
+; destructors and operators; `T &f()` adds a reference_declarator.
+
+(function_definition
+  declarator: (function_declarator
+    declarator: [(field_identifier) (qualified_identifier) (destructor_name) (operator_name)] @name)
+  body: (compound_statement) @body) @definition.function
+(function_definition
+  declarator: [(pointer_declarator
+                 declarator: (function_declarator
+                   declarator: [(field_identifier) (qualified_identifier) (operator_name)] @name))
+               (reference_declarator
+                 (function_declarator
+                   declarator: [(identifier) (field_identifier) (qualified_identifier) (operator_name)] @name))]
+  body: (compound_statement) @body) @definition.function
+; `~Shape() = default;`, `Foo(const Foo&) = delete;`, `Foo& operator=(const Foo&) = delete;`
+(function_definition
+  declarator: [(function_declarator
+                 declarator: [(identifier) (field_identifier) (qualified_identifier) (destructor_name) (operator_name)] @name)
+               (reference_declarator
+                 (function_declarator declarator: [(identifier) (field_identifier) (qualified_identifier) (operator_name)] @name))]
+  !body) @declaration.function
+
+; Member function declarations in a class body (`double area() const override;`,
+; `virtual double area() const = 0;`, `explicit Circle(double r);`, `~Circle();`).
+(field_declaration
+  declarator: [(function_declarator declarator: [(field_identifier) (operator_name)] @name)
+               (pointer_declarator declarator: (function_declarator declarator: [(field_identifier) (operator_name)] @name))
+               (reference_declarator (function_declarator declarator: [(field_identifier) (operator_name)] @name))]) @declaration.function
+(declaration
+  declarator: (function_declarator declarator: [(destructor_name) (qualified_identifier) (operator_name)] @name)) @declaration.function
+
+; ---------------------------------------------------------------- templates
+; `template <...>` before a class or function belongs to it (the wider node wins), so the
+; signature starts with `template <typename T>`.
+
+(template_declaration
+  (class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name)])) @definition.class
+(template_declaration
+  (struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name)])) @definition.struct
+(template_declaration
+  (function_definition
+    declarator: [(function_declarator declarator: [(identifier) (field_identifier) (qualified_identifier) (operator_name)] @name)
+                 (pointer_declarator declarator: (function_declarator declarator: [(identifier) (field_identifier) (qualified_identifier)] @name))
+                 (reference_declarator (function_declarator declarator: [(identifier) (field_identifier) (qualified_identifier)] @name))])) @definition.function
+(template_declaration
+  (declaration
+    declarator: [(function_declarator declarator: [(identifier) (qualified_identifier)] @name)
+                 (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier)] @name))
+                 (reference_declarator (function_declarator declarator: [(identifier) (qualified_identifier)] @name))])) @declaration.function
+(template_declaration (alias_declaration name: (type_identifier) @name)) @definition.type
+
+; `using Id = std::string;` at file, namespace or class scope (not local aliases).
+(translation_unit (alias_declaration name: (type_identifier) @name) @definition.type)
+(declaration_list (alias_declaration name: (type_identifier) @name) @definition.type)
+(field_declaration_list (alias_declaration name: (type_identifier) @name) @definition.type)
+(type_definition
+  type: [(qualified_identifier) (template_type)]
+  declarator: (type_identifier) @name) @definition.type
+
+; ---------------------------------------------------------------- heritage
+
+(class_specifier
+  name: (type_identifier) @name
+  (base_class_clause [(type_identifier) (qualified_identifier)] @reference.inherits))
+(class_specifier
+  name: (type_identifier) @name
+  (base_class_clause (template_type name: (_) @reference.inherits)))
+(struct_specifier
+  name: (type_identifier) @name
+  (base_class_clause [(type_identifier) (qualified_identifier)] @reference.inherits))
+(struct_specifier
+  name: (type_identifier) @name
+  (base_class_clause (template_type name: (_) @reference.inherits)))
+
+; ---------------------------------------------------------------- calls (C forms are in c.scm)
+
+; `std::accumulate()`, `Shape::name()`, `this->area()`, `max_of<int>()` (the template name).
+(call_expression function: (qualified_identifier) @reference.call)
+(call_expression function: (field_expression argument: (this)) @reference.call)
+(call_expression function: (template_function name: (_) @reference.call))
+(call_expression function: (field_expression argument: (template_function)) @reference.call)
+; `new T(...)` is a call to `T`.
+(new_expression type: [(type_identifier) (qualified_identifier)] @reference.call)
+(new_expression type: (template_type name: (_) @reference.call))
+
+; `using std::string;` / `using namespace std;` are imports of a name / everything.
+(using_declaration (qualified_identifier scope: (_) @import.module name: (_) @import.name)) @import
+(using_declaration "namespace" [(identifier) (qualified_identifier) (namespace_identifier)] @import.module (#set! import.name "*")) @import
