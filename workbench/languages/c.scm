@@ -67,7 +67,10 @@
     declarator: [(field_identifier) @name
                  (pointer_declarator declarator: (field_identifier) @name)
                  (pointer_declarator declarator: (pointer_declarator declarator: (field_identifier) @name))
-                 (array_declarator declarator: (field_identifier) @name)]) @definition.field)
+                 (array_declarator declarator: (field_identifier) @name)
+                 (function_declarator                  ; int (*run)(int);
+                   declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name)))
+                ]) @definition.field)
 
 ; ---------------------------------------------------------------- macros
 ; Object-like macros with a value (header guards and bare flags are left out); the

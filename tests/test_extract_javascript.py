@@ -1,0 +1,137 @@
+"""JavaScript extraction (workbench/languages/javascript.scm + ecma.scm + jsx.scm) on
+sample_repos/tsapp/src/legacy: expected rows checked by hand against the source."""
+from __future__ import annotations
+
+import pytest
+
+from extract_expect import sample, snippet
+
+CONFIG = "src/legacy/config.js"
+SERVER = "src/legacy/server.js"
+
+
+def js(path):
+    return sample("tsapp", path, "javascript")
+
+
+# (file, kind, qualname, start_line, end_line, signature, doc)
+EXPECTED = [
+    (CONFIG, "constant", "src.legacy.config.DEFAULTS", 6, 11, "const DEFAULTS = {", None),
+    (CONFIG, "constant", "src.legacy.config.ENV_PREFIX", 13, 13, "const ENV_PREFIX = 'TSAPP_'", None),
+    (CONFIG, "function", "src.legacy.config.deepMerge", 19, 30, "function deepMerge(base, override)",
+     "Recursively merge `override` into `base` and return a new object."),
+    (CONFIG, "function", "src.legacy.config.isPlainObject", 32, 34, "function isPlainObject(value)", None),
+    (CONFIG, "function", "src.legacy.config.readJson", 37, 42, "function readJson(file)",
+     "Read a JSON file, returning an empty object when it does not exist."),
+    (CONFIG, "function", "src.legacy.config.loadConfig", 66, 69, "function loadConfig(dir)",
+     "Load configuration from `<dir>/config.json`, layered over defaults and env."),
+    (CONFIG, "class", "src.legacy.config.ConfigStore", 72, 86, "class ConfigStore",
+     "Read-only access to a loaded configuration using dotted keys."),
+    (CONFIG, "method", "src.legacy.config.ConfigStore.constructor", 73, 75, "constructor(values)", None),
+    (CONFIG, "method", "src.legacy.config.ConfigStore.get", 77, 80, "get(key, fallback)", None),
+    (CONFIG, "method", "src.legacy.config.ConfigStore.fromDir", 83, 85, "static fromDir(dir)",
+     "Convenience constructor used by the legacy server."),
+    (SERVER, "constant", "src.legacy.server.HERE", 6, 6,
+     "const HERE = dirname(fileURLToPath(import.meta.url))", None),
+    # an arrow function bound to a name: the whole declaration
+    (SERVER, "function", "src.legacy.server.requestLogger", 9, 13, "const requestLogger = (log)",
+     "Build a middleware that logs each request line through `log`."),
+    (SERVER, "class", "src.legacy.server.LegacyServer", 19, 60, "export class LegacyServer",
+     "The pre-TypeScript HTTP server, kept alive for old API clients."),
+    (SERVER, "method", "src.legacy.server.LegacyServer.start", 47, 53, "start()",
+     "Start listening on the configured host and port."),
+    (SERVER, "method", "src.legacy.server.LegacyServer.stop", 55, 59, "async stop()", None),
+    # `export` extends the range of an exported arrow function
+    (SERVER, "function", "src.legacy.server.createServer", 63, 63,
+     "export const createServer = (dir = HERE)",
+     "Create a server configured from `dir` (defaults to this folder)."),
+    (SERVER, "function", "src.legacy.server.run", 65, 69, "export default async function run()", None),
+]
+
+
+@pytest.mark.parametrize("path,kind,qualname,start,end,sig,doc", EXPECTED,
+                         ids=[e[2] for e in EXPECTED])
+def test_symbol_rows(path, kind, qualname, start, end, sig, doc):
+    assert js(path).row(qualname) == (kind, qualname, start, end, sig, doc)
+
+
+def test_config_has_exactly_the_expected_symbols():
+    assert js(CONFIG).qualnames() == {
+        "src.legacy.config", "src.legacy.config.DEFAULTS", "src.legacy.config.ENV_PREFIX",
+        "src.legacy.config.deepMerge", "src.legacy.config.isPlainObject",
+        "src.legacy.config.readJson", "src.legacy.config.applyEnv", "src.legacy.config.loadConfig",
+        "src.legacy.config.ConfigStore", "src.legacy.config.ConfigStore.constructor",
+        "src.legacy.config.ConfigStore.get", "src.legacy.config.ConfigStore.fromDir",
+    }  # `const fs = require('fs')` is an import, not a constant
+
+
+def test_commonjs_require_is_an_import():
+    assert js(CONFIG).import_rows() == [("fs", None, "fs", 3), ("path", None, "path", 4)]
+
+
+def test_es_imports_default_and_named():
+    assert js(SERVER).import_rows() == [
+        ("express", "default", "express", 1),
+        ("url", "fileURLToPath", None, 2),
+        ("path", "dirname", None, 3),
+        ("./config.js", "ConfigStore", None, 4),
+    ]
+
+
+def test_calls_local_self_new_and_chains():
+    cfg = js(CONFIG)
+    assert cfg.call_edges("src.legacy.config.deepMerge") == [
+        ("Object.entries", None, "unresolved", 21),
+        ("isPlainObject", "src.legacy.config.isPlainObject", "local", 23),
+        ("isPlainObject", "src.legacy.config.isPlainObject", "local", 23),
+        ("deepMerge", "src.legacy.config.deepMerge", "local", 24),
+    ]
+    # `new ConfigStore(...)` is a call to ConfigStore
+    assert cfg.calls("src.legacy.config.ConfigStore.fromDir") == ["ConfigStore", "loadConfig"]
+    # a call on a computed receiver keeps just the method name
+    assert cfg.calls("src.legacy.config.applyEnv") == [
+        "Object.entries", "name.startsWith", "name.slice", "toLowerCase", "split", "JSON.parse",
+        "keys.reduceRight", "deepMerge"]
+    srv = js(SERVER)
+    assert srv.call_edges("src.legacy.server.LegacyServer.constructor") == [
+        ("express", None, "unresolved", 22),
+        ("this.registerRoutes", "src.legacy.server.LegacyServer.registerRoutes", "self", 24),
+    ]
+    assert srv.calls("src.legacy.server.createServer") == ["LegacyServer", "ConfigStore.fromDir"]
+    # module-level statements belong to the module symbol
+    assert srv.calls() == ["fileURLToPath", "run", "catch", "console.error", "process.exit"]
+
+
+def test_reexports_cjs_destructuring_and_heritage_inline():
+    ex = snippet("lib/mod.js", """\
+import * as ns from './ns';
+export { a as b } from './a';
+export * from './all';
+const { readFile, join: pathJoin } = require('fs');
+class Child extends Base {}
+exports.helper = function () { return 1; };
+const Gen = function* () {};
+""", "javascript")
+    assert ex.import_rows() == [
+        ("./ns", "*", "ns", 1),
+        ("./a", "a", "b", 2),
+        ("./all", "*", None, 3),
+        ("fs", "readFile", None, 4),
+        ("fs", "join", "pathJoin", 4),
+    ]
+    assert ex.bases("lib.mod.Child") == ["Base"]
+    assert ex.row("lib.mod.helper")[:4] == ("function", "lib.mod.helper", 6, 6)
+    assert ex.row("lib.mod.Gen")[:2] == ("function", "lib.mod.Gen")
+
+
+def test_jsx_component_use_is_a_call():
+    ex = snippet("ui/App.jsx", """\
+function Badge() { return <span/>; }
+export function App() {
+  return <div><Badge /><Layout.Header>x</Layout.Header></div>;
+}
+""", "javascript")
+    assert ex.call_edges("ui.App.App") == [
+        ("Badge", "ui.App.Badge", "local", 3),
+        ("Layout.Header", None, "unresolved", 3),
+    ]

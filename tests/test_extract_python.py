@@ -1,0 +1,134 @@
+"""Python extraction (workbench/languages/python.scm) on sample_repos/pyshop: expected rows
+checked by hand against the source."""
+from __future__ import annotations
+
+import pytest
+
+from extract_expect import sample
+
+MODELS = "shop/models.py"
+ORDERS = "shop/orders.py"
+UTIL = "shop/util/__init__.py"
+EMAIL = "shop/notify/email.py"
+PRICING = "shop/pricing.py"
+INIT = "shop/__init__.py"
+BROKEN = "shop/broken.py"
+
+
+def py(path):
+    return sample("pyshop", path, "python")
+
+
+# (file, kind, qualname, start_line, end_line, signature, doc)
+EXPECTED = [
+    (MODELS, "variable", "shop.models.DEFAULT_CURRENCY", 10, 10, 'DEFAULT_CURRENCY: str = "EUR"', None),
+    (MODELS, "class", "shop.models.Entity", 14, 51, "class Entity", "Base class for everything the shop persists."),
+    (MODELS, "field", "shop.models.Entity.schema_version", 22, 22, "schema_version: int = 1", None),
+    (MODELS, "field", "shop.models.Entity.id", 23, 23, "id: int", None),
+    # decorators are part of the range
+    (MODELS, "method", "shop.models.Entity._allocate_id", 32, 36, "def _allocate_id() -> int", None),
+    (MODELS, "method", "shop.models.Entity.from_dict", 38, 42, 'def from_dict(cls, data: dict) -> "Entity"',
+     "Build an instance from a dictionary produced by :meth:`to_dict`."),
+    (MODELS, "class", "shop.models.Product", 54, 73, "class Product(Entity)",
+     "Something that can be put into a basket and sold."),
+    (MODELS, "method", "shop.models.Customer.display_name", 88, 91, "def display_name(self) -> str",
+     "Return the name shown in e-mails and on invoices."),
+    (MODELS, "class", "shop.models.LineItem", 94, 103, "class LineItem",
+     "A product together with the quantity ordered."),
+    (ORDERS, "method", "shop.orders.Order.item_count", 41, 43, "def item_count(self)", None),
+    (ORDERS, "method", "shop.orders.Order.summary_lines", 50, 56, "def summary_lines(self)",
+     "Render one human readable line per item."),
+    (ORDERS, "function", "shop.orders.Order.summary_lines.describe", 53, 54, "def describe(item)", None),
+    (ORDERS, "variable", "shop.orders.STATUS_HANDLERS", 87, 91, "STATUS_HANDLERS = {", None),
+    (ORDERS, "function", "shop.orders.place_order", 94, 106,
+     "def place_order(stock, customer, items, discount=0.0, notifier=None)",
+     "Place an order: reserve the stock, store the total and notify the customer."),
+    (ORDERS, "function", "shop.orders.place_order_async", 112, 115,
+     "async def place_order_async(stock, customer, items, notifier=None)",
+     "Place an order without blocking the event loop of the web frontend."),
+    (UTIL, "function", "shop.util.retry", 15, 36, "def retry(times=3, exceptions=(ConnectionError, TimeoutError))",
+     "Retry the decorated function when it raises one of *exceptions*."),
+    (UTIL, "function", "shop.util.retry.decorator.wrapper", 23, 32, "def wrapper(*args, **kwargs)", None),
+    (EMAIL, "field", "shop.notify.email.EmailNotifier.outbox", 22, 22, "outbox: list", None),
+    (EMAIL, "method", "shop.notify.email.EmailNotifier.send", 44, 55, "def send(self, to, subject, body)",
+     "Queue one message and return it."),
+    (EMAIL, "method", "shop.notify.email.EmailNotifier.send_async", 57, 59,
+     "async def send_async(self, to, subject, body)", None),
+    (EMAIL, "function", "shop.notify.email.broadcast", 62, 68,
+     "async def broadcast(notifier, recipients, subject, body)",
+     "Send the same message to many recipients concurrently."),
+    (PRICING, "function", "shop.pricing.tiered_discount.rate_for", 56, 61, "def rate_for(value)", None),
+]
+
+
+@pytest.mark.parametrize("path,kind,qualname,start,end,sig,doc", EXPECTED,
+                         ids=[e[2] for e in EXPECTED])
+def test_symbol_rows(path, kind, qualname, start, end, sig, doc):
+    assert py(path).row(qualname, start) == (kind, qualname, start, end, sig, doc)
+
+
+def test_decorators_are_listed_and_counted_in_the_range():
+    m = py(MODELS)
+    assert m.find("shop.models.Entity._allocate_id")["decorators"] == ["@staticmethod"]
+    assert m.find("shop.models.LineItem")["decorators"] == ["@dataclass"]
+    assert py(ORDERS).find("shop.orders.place_order")["decorators"] == ["@retry(times=2)"]
+    assert py(UTIL).find("shop.util.retry.decorator.wrapper")["decorators"] == ["@functools.wraps(func)"]
+    assert py(EMAIL).find("shop.notify.email.EmailNotifier.send")["decorators"] == ["@retry(times=3)"]
+
+
+def test_module_docstrings_and_package_init_naming():
+    assert py(INIT).symbols[0]["qualname"] == "shop"
+    assert py(INIT).symbols[0]["doc"] == "Backend for a small online shop."
+    assert py(MODELS).symbols[0]["doc"] == "Domain objects shared by every part of the shop."
+    assert py(UTIL).symbols[0]["qualname"] == "shop.util"
+
+
+def test_visibility_by_underscore():
+    o = py(ORDERS)
+    assert o.find("shop.orders._audit_log")["visibility"] == "private"
+    assert o.find("shop.orders.Order._log")["visibility"] == "private"
+    assert o.find("shop.orders.Order.__init__")["visibility"] == "public"
+
+
+def test_calls_and_bases():
+    o = py(ORDERS)
+    assert o.call_edges("shop.orders.place_order") == [
+        ("Order", "shop.orders.Order", "local", 101),
+        ("inventory.reserve", None, "unresolved", 102),
+        ("notifier.order_placed", None, "unresolved", 105),
+    ]
+    assert ("self._log", "shop.orders.Order._log", "self", 65) in o.call_edges("shop.orders.Order.transition")
+    assert o.call_edges("shop.orders.Order.summary_lines") == [
+        ("describe", "shop.orders.Order.summary_lines.describe", "local", 56)]
+    assert py(MODELS).bases("shop.models.Product") == ["Entity"]
+
+
+def test_imports():
+    assert py(ORDERS).import_rows() == [
+        ("asyncio", None, None, 3),
+        ("functools", "partial", None, 4),
+        ("shop", "compute_total", "ct", 6),
+        ("shop.util", "retry", None, 7),
+        (".", "inventory", None, 9),
+        (".models", "Entity", None, 10),
+        (".models", "LineItem", None, 10),
+    ]
+
+
+def test_broken_file_is_partial_and_ranges_stay_inside_parents():
+    b = py(BROKEN)
+    assert b.rows.status == "partial"
+    assert b.rows.error_count > 0
+    assert [(s["qualname"], s["start_line"], s["end_line"]) for s in b.symbols[1:]
+            if s["kind"] in ("class", "method", "function")] == [
+        ("shop.broken.GiftCard", 8, 26),
+        ("shop.broken.GiftCard.__init__", 13, 16),
+        ("shop.broken.GiftCard.redeem", 18, 23),
+        ("shop.broken.GiftCard.is_empty", 25, 26),
+        ("shop.broken.issue_card", 29, 31),
+    ]
+    for s in b.symbols[1:]:
+        parent = b.symbols[s["parent_local"]]
+        assert parent["start_line"] <= s["start_line"] <= s["end_line"] <= parent["end_line"], s
+        if s["is_truncated"]:            # clipped by error recovery: ends where its parent ends
+            assert s["end_line"] == parent["end_line"], s
