@@ -1,0 +1,448 @@
+"""Write the notebooks of this folder from the cell sources below (no outputs, stable ids).
+
+    .venv/bin/python notebooks/_build.py          # rewrite every notebook
+    .venv/bin/python notebooks/_build.py --check  # exit 1 if a notebook differs from this file
+
+Edit the notebooks here, not in JupyterLab: a notebook saved from JupyterLab carries outputs
+and execution counts, and the test suite checks that the committed files have none.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import nbformat
+
+HERE = Path(__file__).resolve().parent
+
+SETUP = '''\
+import workbench
+from workbench.notebooks import open_repo, sample_repo'''
+
+
+def md(src: str):
+    return ("markdown", src.strip("\n"), [])
+
+
+def code(src: str):
+    return ("code", src.strip("\n"), [])
+
+
+def params(src: str):
+    """The cell tagged ``parameters``: `python -m workbench.notebooks --repo ...` overrides it."""
+    return ("code", src.strip("\n"), ["parameters"])
+
+
+def build(name: str, cells: list) -> nbformat.NotebookNode:
+    nb = nbformat.v4.new_notebook()
+    nb.metadata = {
+        "kernelspec": {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"},
+        "language_info": {"name": "python"},
+    }
+    for i, (kind, src, tags) in enumerate(cells):
+        meta = {"tags": tags} if tags else {}
+        if kind == "markdown":
+            cell = nbformat.v4.new_markdown_cell(src, metadata=meta)
+        else:
+            cell = nbformat.v4.new_code_cell(src, metadata=meta)
+        cell["id"] = f"{name[:2]}-{i:02d}"
+        nb.cells.append(cell)
+    return nb
+
+
+# --------------------------------------------------------------------------------------------
+NOTEBOOKS: dict[str, list] = {}
+
+
+def notebook(name):
+    def deco(fn):
+        NOTEBOOKS[name] = fn
+        return fn
+    return deco
+
+
+# NOTEBOOK SOURCES
+
+OUTLINE_FIRST = """\
+from workbench.views import outline
+from workbench.views.tokens import count_tokens
+
+# the source file with the most definitions
+PATH = wb.sql(\"\"\"
+    SELECT path FROM symbols WHERE kind <> 'module'
+    GROUP BY path ORDER BY count(*) DESC, path LIMIT 1\"\"\").fetchall()[0][0]
+first = outline(wb, PATH)
+with open(f"{wb.root}/{PATH}", encoding="utf-8", errors="replace") as fh:
+    whole = count_tokens(fh.read())
+print(f"{PATH}: outline {first.tokens} tokens, whole file {whole} tokens "
+      f"({first.tokens / whole:.0%})")
+first          # a Response renders itself: the exact text, then its token count"""
+
+TOKENS_UDF = """\
+import os
+from workbench.views.tokens import get_tokenizer
+tokenizer = get_tokenizer()          # cl100k, shipped offline
+
+
+def file_tokens(path: str) -> int:
+    \"\"\"Tokens of one repository file (read from disk, decoded as UTF-8 with replacement).\"\"\"
+    with open(os.path.join(wb.root, path), "rb") as fh:
+        return tokenizer.count(fh.read().decode("utf-8", "replace"))
+
+
+for name, fn in [("file_tokens", file_tokens), ("count_tokens", tokenizer.count)]:
+    try:                             # re-running the cell replaces the functions
+        wb.con.remove_function(name)
+    except Exception:
+        pass
+    wb.con.create_function(name, fn, ["VARCHAR"], "BIGINT")"""
+
+
+@notebook("00_tour")
+def tour():
+    return [
+        md('''
+# 00 · Tour of Context Workbench
+
+**What this notebook is for:** a first walk through the workbench. It indexes one repository
+with tree-sitter into DuckDB, shows the four tables (`files`, `symbols`, `edges`, `imports`),
+runs a first SQL query, renders a first outline (the *map* an AI coding agent reads before it
+opens a file), and points you to the other notebooks.
+
+**Parameter:** `REPO`, the repository to study (default: the bundled Python sample `pyshop`).
+Change the cell below, or run headless with
+`python -m workbench.notebooks 00_tour --repo PATH`.
+'''),
+        code(SETUP),
+        params('''
+REPO = sample_repo("pyshop")   # the repository to study: any local folder
+DB = None                      # its DuckDB file; None = one cache file per repository
+'''),
+        md('''
+## 1. Index
+
+`open_repo` calls `workbench.index(REPO, db=...)`: scan (ignore rules, binary and size checks),
+parse every file with tree-sitter, extract symbols/edges/imports, store them in one DuckDB
+transaction, resolve calls. Re-running it re-parses only changed files.
+'''),
+        code('''
+wb = open_repo(REPO, DB)
+print(wb.report)
+from workbench.stats import format_stats
+print(format_stats(wb.stats()))
+'''),
+        md('''
+## 2. The tables
+
+The database is the API: every view in the workbench is a query over these tables, and you
+can run the same queries yourself. Line numbers are 1-based and inclusive; paths are
+repository-relative.
+'''),
+        code('''
+wb.files.project("path, language, line_count, size_bytes, status").order("path").df()
+'''),
+        code('''
+wb.symbols.filter("kind <> 'module'").order("path, start_line") \\
+    .project("kind, qualname, start_line, end_line, signature, doc").limit(15).df()
+'''),
+        md('''
+`edges` holds `contains`, `calls`, `imports` and `inherits` relations. A call keeps the name as
+written (`dst_name`) and, when the resolver could bind it, the target (`dst_id`,
+`dst_qualname`) plus *how* it was bound (`resolution`). Unresolved calls stay visible as such.
+'''),
+        code('''
+wb.sql("""
+    SELECT kind, resolution, count(*) AS n
+    FROM edges GROUP BY ALL ORDER BY kind, n DESC
+""").df()
+'''),
+        md('''
+## 3. A first SQL question
+
+Which functions are the biggest, and do they have a docstring? (More recipes in
+`04_sql_over_code`.)
+'''),
+        code('''
+wb.sql("""
+    SELECT qualname, path, end_line - start_line + 1 AS lines, doc IS NOT NULL AS documented
+    FROM symbols
+    WHERE kind IN ('function', 'method')
+    ORDER BY lines DESC
+    LIMIT 8
+""").df()
+'''),
+        md('''
+## 4. A first outline
+
+An outline lists a file's definitions with line ranges, signatures and the first line of
+their docs. An agent reads it first, then asks for exactly the region it needs. The text
+below is produced by the same function an agent-facing tool would call, and the token counts
+use a real BPE tokenizer.
+'''),
+        code(OUTLINE_FIRST),
+        md('''
+## 5. Where the tokens are
+
+Tokens by directory and file (click a box to zoom in). Whole-file reading costs scale with
+these numbers; outlines do not.
+'''),
+        code('''
+from workbench import plots
+plots.token_treemap(wb)
+'''),
+        md('''
+## Next
+
+* `01_outline_lab`: outline formats and options, rule sets side by side.
+* `02_call_chains`: callers and callees on a graph, with the call sites.
+* `03_agent_preview`: a sequence of agent tool calls against a context window.
+* `04_sql_over_code`: a SQL cookbook over the tables.
+* `05_context_engineering`: the teaching notebook, on real standard-library code.
+'''),
+    ]
+
+
+@notebook("04_sql_over_code")
+def sql_cookbook():
+    return [
+        md('''
+# 04 · SQL over code: a cookbook
+
+**What this notebook is for:** questions about a codebase answered as SQL over the workbench
+tables. Each recipe is one query you can copy into `workbench sql DB "..."`, into
+`wb.sql(...)`, or into a `%%sql` cell.
+
+**Parameter:** `REPO` (default: the bundled `pyshop` sample).
+
+Two ways to run SQL here, both on the same DuckDB connection:
+
+* **`wb.sql("...")`** returns a DuckDB relation: `.df()` for pandas, `.show()` for text,
+  `.fetchall()` for tuples. Parameters: `wb.sql("... WHERE kind = ?", ["class"])`.
+  Best when the result feeds Python (plots, further filtering).
+* **`%%sql`** (jupysql on a duckdb-engine SQLAlchemy engine) makes the cell pure SQL, with
+  `{{var}}` templating and `<<` to save a result. Best when reading and teaching.
+  `sql_engine(wb)` builds the engine over `wb`'s own connection: duckdb-engine refuses to
+  open a second connection to a file this process already has open.
+'''),
+        code(SETUP + "\nfrom workbench.notebooks import sql_engine"),
+        params('''
+REPO = sample_repo("pyshop")   # the repository to study: any local folder
+DB = None                      # its DuckDB file; None = one cache file per repository
+'''),
+        code('''
+wb = open_repo(REPO, DB)
+print(wb)
+'''),
+        md('''
+### Two SQL functions for token counts
+
+Token counts are not stored: they depend on the tokenizer. Two Python functions registered
+as SQL functions bring the workbench's tokenizer (cl100k BPE) into SQL: `file_tokens(path)`
+counts a repository file, `count_tokens(text)` any text (e.g. a signature). Register them
+before creating the `%%sql` engine: connections opened earlier do not see functions added
+later.
+'''),
+        code(TOKENS_UDF),
+        md('''
+### Setting up `%%sql`
+
+`PLOOMBER_STATS_ENABLED=false` turns off jupysql's usage telemetry.
+'''),
+        code('''
+import os
+os.environ.setdefault("PLOOMBER_STATS_ENABLED", "false")
+os.environ.setdefault("PLOOMBER_VERSION_CHECK_DISABLED", "true")
+%load_ext sql
+%config SqlMagic.displaylimit = 20
+%config SqlMagic.displaycon = False
+engine = sql_engine(wb)
+%sql engine --alias wb
+'''),
+        md('''
+## 1. The biggest functions
+
+Length in lines straight from the symbol ranges. `start_line` includes decorators, so the
+range is exactly what an edit would need to read.
+'''),
+        code('''
+%%sql
+SELECT qualname, path, start_line, end_line, end_line - start_line + 1 AS lines
+FROM symbols
+WHERE kind IN ('function', 'method')
+ORDER BY lines DESC
+LIMIT 10
+'''),
+        md('''
+The same with `wb.sql`, kept as a DataFrame for a plot:
+'''),
+        code('''
+big = wb.sql("""
+    SELECT qualname, end_line - start_line + 1 AS lines
+    FROM symbols WHERE kind IN ('function', 'method')
+    ORDER BY lines DESC LIMIT 10
+""").df()
+import plotly.express as px
+px.bar(big, x="lines", y="qualname", orientation="h", title="Biggest functions (lines)")
+'''),
+        md('''
+## 2. Undocumented public API
+
+Public classes, functions and methods without a doc line. (`visibility` follows each
+language's convention: a leading underscore in Python, `export` in TypeScript, capitalised
+names in Go, `pub` in Rust, modifiers in Java.)
+'''),
+        code('''
+%%sql
+SELECT kind, qualname, path, start_line
+FROM symbols
+WHERE visibility = 'public'
+  AND kind IN ('class', 'function', 'method', 'interface', 'struct', 'trait', 'enum')
+  AND doc IS NULL
+  AND NOT starts_with(path, 'test')
+ORDER BY path, start_line
+'''),
+        md('''
+## 3. Fan-in and fan-out
+
+Fan-in: how many call sites reach a function (only *resolved* calls have a `dst_id`).
+Fan-out: how many distinct names a function calls. High fan-in means a change is risky;
+high fan-out means a function is hard to understand from its own body alone.
+'''),
+        code('''
+%%sql
+SELECT s.qualname, count(*) AS call_sites, count(DISTINCT e.src_id) AS calling_functions
+FROM edges e JOIN symbols s ON s.symbol_id = e.dst_id
+WHERE e.kind = 'calls'
+GROUP BY s.qualname
+ORDER BY call_sites DESC
+LIMIT 10
+'''),
+        code('''
+%%sql
+SELECT s.qualname,
+       count(DISTINCT e.dst_name) AS distinct_callees,
+       count(*) FILTER (WHERE e.dst_id IS NULL) AS unresolved_calls
+FROM edges e JOIN symbols s ON s.symbol_id = e.src_id
+WHERE e.kind = 'calls' AND s.kind <> 'module'
+GROUP BY s.qualname
+ORDER BY distinct_callees DESC
+LIMIT 10
+'''),
+        md('''
+How sure is the graph? Every call edge says how it was bound; `unresolved` is never silently
+guessed away.
+'''),
+        code('''
+wb.sql("SELECT resolution, count(*) AS calls FROM edges WHERE kind = 'calls' "
+       "GROUP BY 1 ORDER BY 2 DESC").df()
+'''),
+        md('''
+## 4. Import cycles
+
+A file-level import graph from the `imports` table (`resolved_path` is filled by the resolver
+for imports that point into the repository), then a recursive query that walks it and keeps
+the paths that come back to their start. `list_contains` stops a walk at a repeated file.
+'''),
+        code('''
+%%sql
+WITH RECURSIVE dep AS (
+    SELECT DISTINCT path AS src, resolved_path AS dst
+    FROM imports WHERE resolved_path IS NOT NULL AND resolved_path <> path
+), walk(start, here, trail) AS (
+    SELECT src, dst, [src, dst] FROM dep
+    UNION ALL
+    SELECT w.start, d.dst, list_append(w.trail, d.dst)
+    FROM walk w JOIN dep d ON d.src = w.here
+    WHERE NOT list_contains(w.trail[2:], d.dst) AND len(w.trail) < 8
+)
+SELECT DISTINCT array_to_string(trail, ' -> ') AS cycle
+FROM walk
+WHERE here = start AND start = list_min(trail)   -- each cycle once, from its smallest file
+ORDER BY cycle
+'''),
+        md('''
+The same question at function level: mutual recursion in the call graph (a calls b, b calls a).
+'''),
+        code('''
+%%sql
+SELECT DISTINCT a.qualname AS one, b.qualname AS other
+FROM edges e1
+JOIN edges e2 ON e2.src_id = e1.dst_id AND e2.dst_id = e1.src_id
+JOIN symbols a ON a.symbol_id = e1.src_id
+JOIN symbols b ON b.symbol_id = e1.dst_id
+WHERE e1.kind = 'calls' AND e2.kind = 'calls' AND a.qualname <= b.qualname
+ORDER BY one
+'''),
+        md('''
+Cross-check with networkx, fed by one `wb.sql` query:
+'''),
+        code('''
+import networkx as nx
+g = nx.DiGraph(wb.sql("SELECT DISTINCT path, resolved_path FROM imports "
+                      "WHERE resolved_path IS NOT NULL AND resolved_path <> path").fetchall())
+sorted(sorted(c) for c in nx.simple_cycles(g))
+'''),
+        md('''
+## 5. Tokens by directory
+
+With the two token functions registered at the top (`file_tokens`, `count_tokens`):
+'''),
+        code('''
+%%sql
+SELECT coalesce(nullif(regexp_extract(f.path, '^(.*)/[^/]*$', 1), ''), '.') AS directory,
+       count(*) AS files,
+       sum(f.line_count) AS lines,
+       sum(file_tokens(f.path)) AS tokens
+FROM files f
+WHERE f.status <> 'skipped'
+GROUP BY directory
+ORDER BY tokens DESC
+'''),
+        md('''
+What do the signatures alone cost, compared with whole files?
+'''),
+        code('''
+%%sql
+SELECT sum(count_tokens(signature)) AS signature_tokens,
+       (SELECT sum(file_tokens(path)) FROM files WHERE status <> 'skipped') AS file_tokens
+FROM symbols WHERE signature IS NOT NULL
+'''),
+        md('''
+The same figures as a treemap (tokens by directory and file), from the plots module:
+'''),
+        code('''
+from workbench import plots
+plots.token_treemap(wb)
+'''),
+        md('''
+## Your turn
+
+* Which files have the most unresolved calls? (`edges.resolution = 'unresolved'`, group by `path`)
+* Which classes have more than 10 methods? (`symbols` joined to itself on `parent_id`)
+* Which public functions are never called from inside the repository? (left join on `dst_id`)
+'''),
+    ]
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    check = "--check" in argv
+    stale = []
+    for name, fn in NOTEBOOKS.items():
+        nb = build(name, fn())
+        path = HERE / f"{name}.ipynb"
+        text = nbformat.writes(nb) + "\n"
+        if check:
+            if not path.exists() or path.read_text() != text:
+                stale.append(path.name)
+        else:
+            path.write_text(text)
+            print(f"wrote {path.relative_to(HERE.parent)}")
+    if stale:
+        print("out of date (run notebooks/_build.py):", ", ".join(stale))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,152 @@
+"""Run the bundled notebooks headless (nbclient), with parameters, and time them.
+
+    python -m workbench.notebooks                       # every notebook, default parameters
+    python -m workbench.notebooks 01_outline_lab --repo sample_repos/tsapp --out /tmp/run
+
+Each notebook has one code cell tagged ``parameters`` (the papermill convention). Parameters
+given here are injected as a new cell right after it, so the notebook's own defaults stay
+readable and papermill users get the same behaviour.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+NOTEBOOKS = REPO / "notebooks"
+SAMPLES = REPO / "sample_repos"
+
+
+def sample_repo(name: str = "pyshop") -> str:
+    """Absolute path of a bundled sample repository (``sample_repos/<name>``)."""
+    return str(SAMPLES / name)
+
+
+def cache_db(repo) -> str:
+    """The default database file for a repository: one per absolute path, in the user cache."""
+    import hashlib
+    root = os.path.abspath(repo)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    name = f"{Path(root).name}-{hashlib.sha256(root.encode()).hexdigest()[:10]}.duckdb"
+    return os.path.join(base, "context-workbench", name)
+
+
+def open_repo(repo, db: str | None = None, **kw):
+    """Index ``repo`` (incrementally) and open it: what every notebook's first cell does.
+
+    ``db=None`` uses :func:`cache_db`. A DuckDB file is locked by the process that writes it,
+    so when another kernel already holds that file, this kernel indexes into a private
+    temporary database instead of failing.
+    """
+    import tempfile
+
+    import duckdb
+
+    from .api import index
+    kw.setdefault("progress", False)
+    db = db or cache_db(repo)
+    os.makedirs(os.path.dirname(os.path.abspath(db)), exist_ok=True)
+    try:
+        return index(repo, db=db, **kw)
+    except duckdb.IOException:
+        private = os.path.join(tempfile.mkdtemp(prefix="workbench-"), os.path.basename(db))
+        return index(repo, db=private, **kw)
+
+
+def sql_engine(wb):
+    """A SQLAlchemy engine (duckdb-engine) over the workbench's own connection, for jupysql:
+
+        engine = sql_engine(wb)
+        %sql engine --alias wb
+
+    (duckdb-engine cannot open a second connection to a file this process already has open
+    with another configuration, so the engine hands out cursors of ``wb.con``.)
+    """
+    import sqlalchemy
+    from duckdb_engine import ConnectionWrapper
+    return sqlalchemy.create_engine("duckdb:///:memory:",
+                                    creator=lambda: ConnectionWrapper(wb.con.cursor()))
+
+
+def notebook_paths() -> list[Path]:
+    """The bundled notebooks in reading order (files starting with ``_`` are not notebooks)."""
+    return sorted(p for p in NOTEBOOKS.glob("[0-9]*.ipynb"))
+
+
+def inject_parameters(nb, params: dict) -> None:
+    """Insert ``name = value`` assignments after the cell tagged ``parameters``."""
+    import nbformat
+    if not params:
+        return
+    src = "# Injected parameters\n" + "\n".join(f"{k} = {v!r}" for k, v in params.items())
+    cell = nbformat.v4.new_code_cell(src, metadata={"tags": ["injected-parameters"]})
+    for i, c in enumerate(nb.cells):
+        if "parameters" in c.get("metadata", {}).get("tags", []):
+            nb.cells.insert(i + 1, cell)
+            return
+    nb.cells.insert(0, cell)
+
+
+@dataclass
+class RunResult:
+    path: Path
+    seconds: float
+    nb: object
+
+    def __str__(self) -> str:
+        return f"{self.path.name}: {self.seconds:.1f}s"
+
+
+def execute(path, params: dict | None = None, *, timeout: int = 300, cwd=None,
+            out=None) -> RunResult:
+    """Execute one notebook top to bottom; raises ``nbclient`` errors on a failing cell.
+
+    ``timeout`` is per cell. ``cwd`` defaults to the notebook's folder (as in JupyterLab).
+    When ``out`` is a folder, the executed notebook (with outputs) is written there.
+    """
+    import nbformat
+    from nbclient import NotebookClient
+    path = Path(path)
+    nb = nbformat.read(path, as_version=4)
+    inject_parameters(nb, params or {})
+    client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
+                            resources={"metadata": {"path": str(cwd or path.parent)}})
+    t0 = time.perf_counter()
+    client.execute()
+    secs = time.perf_counter() - t0
+    if out:
+        Path(out).mkdir(parents=True, exist_ok=True)
+        nbformat.write(nb, Path(out) / path.name)
+    return RunResult(path, secs, nb)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m workbench.notebooks", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("names", nargs="*", help="notebook names (default: all), e.g. 01_outline_lab")
+    p.add_argument("--repo", help="repository to study (sets REPO)")
+    p.add_argument("--small", action="store_true", help="SMALL=True: heavy cells use a subset")
+    p.add_argument("--out", help="write executed notebooks (with outputs) to this folder")
+    p.add_argument("--timeout", type=int, default=600, help="seconds per cell")
+    a = p.parse_args(argv)
+    paths = notebook_paths()
+    if a.names:
+        want = {n.removesuffix(".ipynb") for n in a.names}
+        paths = [q for q in paths if q.stem in want]
+    params = {}
+    if a.repo:
+        params["REPO"] = os.path.abspath(a.repo)
+    if a.small:
+        params["SMALL"] = True
+    for q in paths:
+        r = execute(q, params, timeout=a.timeout, out=a.out)
+        print(r, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

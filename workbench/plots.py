@@ -1,0 +1,141 @@
+"""Plotly figures over an index: where the tokens are, what outlines save, how strategies compare.
+
+Each figure has a data function (plain DataFrame, usable without plotly) and a figure
+function that takes either a workbench or that DataFrame:
+
+    >>> from workbench import plots
+    >>> plots.token_treemap(wb)                 # tokens by directory and file
+    >>> plots.outline_ratio(wb)                 # outline tokens / whole-file tokens per file
+    >>> plots.strategy_distributions(table)     # the outline strategies table, as distributions
+
+Token counts come from :mod:`workbench.views.tokens` (cl100k by default); outline texts
+from the outline renderer of :mod:`workbench.views`: the same functions the agent tools use.
+"""
+from __future__ import annotations
+
+import os
+import posixpath
+
+import pandas as pd
+
+
+# -- data ------------------------------------------------------------------------------------
+
+def _read(root: str, path: str) -> str:
+    with open(os.path.join(root, path), "rb") as fh:
+        return fh.read().decode("utf-8", "replace")
+
+
+def file_tokens(wb, tokenizer=None, paths=None) -> pd.DataFrame:
+    """One row per indexed (not skipped) file: path, directory, language, lines, tokens."""
+    from .views.tokens import get_tokenizer
+    tok = get_tokenizer(tokenizer)
+    rows = wb.sql("SELECT path, language, line_count FROM files WHERE status <> 'skipped' "
+                  "ORDER BY path").fetchall()
+    if paths is not None:
+        keep = set(paths)
+        rows = [r for r in rows if r[0] in keep]
+    texts = []
+    for path, _, _ in rows:
+        try:
+            texts.append(_read(wb.root, path))
+        except OSError:
+            texts.append("")
+    counts = tok.count_many(texts)
+    return pd.DataFrame({
+        "path": [r[0] for r in rows],
+        "directory": [posixpath.dirname(r[0]) or "." for r in rows],
+        "language": [r[1] for r in rows],
+        "lines": [r[2] for r in rows],
+        "tokens": counts,
+    })
+
+
+def _treemap_nodes(df: pd.DataFrame, root_label: str):
+    """ids/labels/parents/values for a go.Treemap with branchvalues='total'."""
+    values: dict[str, int] = {}
+    parents: dict[str, str] = {}
+    root = root_label
+    values[root] = 0
+    parents[root] = ""
+    for path, tokens in zip(df["path"], df["tokens"]):
+        parts = path.split("/")
+        parent = root
+        values[root] += int(tokens)
+        for i in range(1, len(parts)):
+            d = root + "/" + "/".join(parts[:i])
+            parents.setdefault(d, parent)
+            values[d] = values.get(d, 0) + int(tokens)
+            parent = d
+        leaf = root + "/" + path
+        parents[leaf] = parent
+        values[leaf] = int(tokens)
+    ids = list(values)
+    labels = [i.rsplit("/", 1)[-1] if i != root else root for i in ids]
+    return ids, labels, [parents[i] for i in ids], [values[i] for i in ids]
+
+
+def token_treemap(wb_or_df, tokenizer=None, title: str | None = None):
+    """Treemap of whole-file tokens by directory and file (click a box to zoom)."""
+    import plotly.graph_objects as go
+    if isinstance(wb_or_df, pd.DataFrame):
+        df, label = wb_or_df, "repository"
+    else:
+        df, label = file_tokens(wb_or_df, tokenizer), os.path.basename(wb_or_df.root.rstrip("/"))
+    ids, labels, parents, values = _treemap_nodes(df, label or "repository")
+    fig = go.Figure(go.Treemap(
+        ids=ids, labels=labels, parents=parents, values=values, branchvalues="total",
+        hovertemplate="%{id}<br>%{value:,} tokens<br>%{percentRoot:.1%} of the repository"
+                      "<extra></extra>",
+        maxdepth=3))
+    fig.update_layout(title=title or f"Tokens by directory and file ({int(df['tokens'].sum()):,} in all)",
+                      margin=dict(t=50, l=10, r=10, b=10), height=520)
+    return fig
+
+
+def outline_vs_file(wb, rules=None, tokenizer=None, paths=None, **overrides) -> pd.DataFrame:
+    """Per source file: whole-file tokens, outline tokens (``views.outline`` under ``rules``
+    plus keyword overrides such as ``format="tags"``) and their ratio."""
+    from .views import Rules, outline
+    from .views.tokens import get_tokenizer
+    rules = (rules or Rules()).replace(**overrides) if overrides else (rules or Rules())
+    tok = get_tokenizer(tokenizer if tokenizer is not None else rules.tokenizer)
+    have = {r[0] for r in wb.sql("SELECT DISTINCT path FROM symbols WHERE kind <> 'module'").fetchall()}
+    df = file_tokens(wb, tok, [p for p in (paths or sorted(have)) if p in have])
+    df["outline_tokens"] = [outline(wb, p, rules).tokens for p in df["path"]]
+    df["ratio"] = (df["outline_tokens"] / df["tokens"].where(df["tokens"] > 0)).round(3)
+    return df
+
+
+def outline_ratio(wb_or_df, rules=None, **overrides):
+    """Outline tokens as a fraction of whole-file tokens, one point per file (x: file size)."""
+    import plotly.express as px
+    df = wb_or_df if isinstance(wb_or_df, pd.DataFrame) else outline_vs_file(
+        wb_or_df, rules, **overrides)
+    df = df[df["tokens"] > 0]
+    fig = px.scatter(df, x="tokens", y="ratio", color="language", hover_name="path",
+                     hover_data={"lines": True, "outline_tokens": True, "tokens": True},
+                     log_x=True, title="Outline tokens / whole-file tokens, per file")
+    fig.add_hline(y=1.0, line_dash="dot", annotation_text="outline as big as the file")
+    fig.update_layout(xaxis_title="whole-file tokens (log)", yaxis_title="outline / file",
+                      height=450)
+    return fig
+
+
+def strategy_distributions(table, value: str | None = None, strategy: str | None = None):
+    """Box plots of a per-file metric for each strategy of the strategy comparison table.
+
+    ``table`` is a DataFrame (or anything with ``.df()``) with one row per (file, strategy);
+    ``value`` and ``strategy`` name its columns (guessed when not given: the strategy column
+    is the first text column named like 'strategy', the value the first 'tokens' column).
+    """
+    import plotly.express as px
+    df = table.df() if hasattr(table, "df") else pd.DataFrame(table)
+    strategy = strategy or next(c for c in df.columns if "strategy" in c.lower())
+    value = value or next(c for c in df.columns if "token" in c.lower()
+                          and pd.api.types.is_numeric_dtype(df[c]))
+    fig = px.box(df, x=strategy, y=value, points="all", color=strategy,
+                 hover_name=next((c for c in ("path", "file") if c in df.columns), None),
+                 title=f"{value} per file, by strategy")
+    fig.update_layout(showlegend=False, height=450)
+    return fig

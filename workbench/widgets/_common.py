@@ -1,0 +1,59 @@
+"""Small pieces shared by the widgets: escaped text blocks, token badges, file lists."""
+from __future__ import annotations
+
+import html
+
+import ipywidgets as W
+
+from .. import store
+
+CSS = """<style>
+.wb-pre pre { white-space: pre; font-family: var(--jp-code-font-family, monospace);
+  font-size: 12px; line-height: 1.35; margin: 0; padding: 6px 8px; overflow: auto;
+  max-height: 520px; background: var(--jp-layout-color1, #fafafa);
+  border: 1px solid var(--jp-border-color2, #ddd); border-radius: 3px; }
+.wb-badge { font-size: 12px; color: var(--jp-ui-font-color1, #333); }
+.wb-badge b { font-weight: 600; }
+.wb-diff .add { background: #e6ffed; } .wb-diff .del { background: #ffeef0; }
+.wb-diff .hunk { color: #6a737d; }
+.wb-table table { border-collapse: collapse; font-size: 12px; }
+.wb-table td, .wb-table th { padding: 2px 8px; border-bottom: 1px solid #eee; text-align: left; }
+.wb-over { color: #b31d28; font-weight: 600; }
+</style>"""
+
+
+def pre(text: str, cls: str) -> str:
+    """An HTML <pre> with the exact text (escaped), tagged with a CSS class for tests/browsers."""
+    return f"{CSS}<div class='wb-pre'><pre class='{cls}'>{html.escape(text)}</pre></div>"
+
+
+def html_table(rows: list[dict], cls: str = "wb-calls", max_rows: int = 200) -> str:
+    if not rows:
+        return f"<div class='wb-table'><table class='{cls}'><tr><td><em>(none)</em></td></tr></table></div>"
+    cols = list(rows[0])
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in cols)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape('' if r[c] is None else str(r[c]))}</td>"
+                                    for c in cols) + "</tr>" for r in rows[:max_rows])
+    more = (f"<tr><td colspan={len(cols)}><em>... {len(rows) - max_rows} more rows</em></td></tr>"
+            if len(rows) > max_rows else "")
+    return f"{CSS}<div class='wb-table'><table class='{cls}'><tr>{head}</tr>{body}{more}</table></div>"
+
+
+def con_of(wb):
+    return getattr(wb, "con", wb)
+
+
+def root_of(wb) -> str:
+    return getattr(wb, "root", None) or store.get_meta(con_of(wb), "root")
+
+
+def source_files(wb) -> list[str]:
+    """Paths of the files that have symbols (what an outline can show), in path order."""
+    return [r[0] for r in store.run(con_of(wb),
+            "SELECT f.path FROM files f WHERE f.status IN ('ok', 'partial') AND EXISTS "
+            "(SELECT 1 FROM symbols s WHERE s.file_id = f.file_id AND s.kind <> 'module') "
+            "ORDER BY f.path")]
+
+
+def layout(**kw) -> W.Layout:
+    return W.Layout(**kw)
