@@ -105,6 +105,9 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("demo", help="index the bundled sample repositories and summarise them")
     s.add_argument("--out", default="demo_dbs", help="folder for the databases")
     s.set_defaults(func=_cmd_demo)
+
+    from .views.cli import add_parsers as _view_parsers   # outline, tool (workbench/views/cli.py)
+    _view_parsers(sub)
     return p
 
 

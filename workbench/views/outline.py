@@ -1,0 +1,774 @@
+"""Outlines of a file, a directory or the whole repository, in five formats.
+
+    markdown  compact indented form (what models read best)
+    json      for programs
+    tags      dense tag markup: [CLS:Order][EXTENDS:Entity][METHOD:add(self, x) @34-39]
+    stub      the language's own syntax with bodies elided
+    prose     short sentences: "Class Order extends Entity (lines 17-68). Methods: ..."
+
+Everything comes from the `symbols`, `imports` and `edges` tables (nothing is parsed).
+The `Rules` decide what is shown: docs, imports, module variables, fields, private
+members, decorators, signatures, line numbers, `max_children` (members shown per
+definition, then a "... N more" marker; a file's top level is never cut, it is the
+file's index) and `max_depth` (nesting levels shown; deeper members are counted as
+"+N nested").
+
+    >>> outline(wb, "shop/orders.py").text
+    >>> outline(wb, "shop", format="tags", docs=False).tokens
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+from .. import store
+from .response import Response
+from .rules import FORMATS, Rules
+from .source import FileInfo, all_files, file_info
+from .tokens import get_tokenizer
+
+VAR_KINDS = frozenset({"variable", "constant"})
+FIELD_KINDS = frozenset({"field", "property", "enum_member", "constant", "variable"})
+CALLABLE_KINDS = frozenset({"function", "method", "constructor", "macro"})
+HIDDEN_KINDS = frozenset({"lambda"})   # anonymous: never an outline entry
+DATA_LANGUAGES = frozenset({"markdown", "json", "yaml", "toml", "xml", "html", "css", "csv", "ini",
+                            "text"})
+
+# ---------------------------------------------------------------- data
+
+
+@dataclass
+class Sym:
+    id: int
+    kind: str
+    name: str
+    qualname: str
+    parent_id: int | None
+    start: int
+    end: int
+    signature: str | None
+    doc: str | None
+    decorators: list
+    visibility: str | None
+    truncated: bool
+    declaration: bool
+    bases: list = field(default_factory=list)      # [(relation, name)]
+    children: list = field(default_factory=list)
+    owner: str | None = None                       # receiver type of a top-level method (Go)
+
+    @property
+    def private(self) -> bool:
+        return self.visibility == "private"
+
+
+@dataclass
+class FileData:
+    info: FileInfo
+    doc: str | None = None
+    imports: list = field(default_factory=list)     # display strings, in order
+    import_rows: list = field(default_factory=list)  # (module, name, alias), in order
+    top: list = field(default_factory=list)         # top-level Syms
+    definitions: int = 0
+
+    @property
+    def path(self) -> str:
+        return self.info.path
+
+    @property
+    def language(self) -> str | None:
+        return self.info.language
+
+
+_SYM_SQL = """SELECT symbol_id, path, kind, name, qualname, parent_id, start_line, end_line,
+       signature, doc, decorators, visibility, coalesce(is_truncated, false),
+       coalesce(is_declaration, false)
+FROM symbols WHERE {where} ORDER BY path, start_line, end_line DESC, symbol_id"""
+
+
+def _where(scope: str | None, col: str = "path") -> tuple[str, list]:
+    if scope is None:
+        return "true", []
+    if scope.endswith("/"):
+        return f"starts_with({col}, ?)", [scope]
+    return f"{col} = ?", [scope]
+
+
+def import_label(module: str | None, name: str | None, alias: str | None) -> str:
+    """How one imported binding is shown: ``pkg.mod.Name``, ``./path:Name``, ``a::b::C``."""
+    module = module or ""
+    if name:
+        if not module:
+            s = name
+        elif "::" in module:
+            s = f"{module}::{name}"
+        elif re.fullmatch(r"[\w.]*", module):
+            s = f"{module}{'' if module.endswith('.') else '.'}{name}"
+        else:
+            s = f"{module}:{name}"
+    else:
+        s = module
+    if alias and alias != name and alias != s:
+        s = f"{s} as {alias}"
+    return s
+
+
+def load(con, scope: str | None, files: list[FileInfo]) -> list[FileData]:
+    """Outline data of `files` (all under `scope`: a path, "dir/" prefix, or None = repo)."""
+    where, params = _where(scope)
+    by_path = {f.path: FileData(f) for f in files}
+    syms: dict[int, Sym] = {}
+    modules: dict[str, Sym] = {}
+    order: list[tuple[str, Sym]] = []
+    for r in store.run(con, _SYM_SQL.format(where=where), params):
+        (sid, path, kind, name, qual, parent, sl, el, sig, doc, decs, vis, trunc, decl) = r
+        if path not in by_path or kind in HIDDEN_KINDS:
+            continue
+        s = Sym(sid, kind, name, qual, parent, sl, el, sig, doc, list(decs or []), vis, trunc, decl)
+        syms[sid] = s
+        if kind == "module" and parent is None:
+            modules[path] = s
+        else:
+            order.append((path, s))
+    for path, s in order:
+        if s.parent_id is not None and s.parent_id not in syms:
+            continue                    # inside a hidden (anonymous) definition
+        fd = by_path[path]
+        fd.definitions += 1
+        parent = syms.get(s.parent_id) if s.parent_id is not None else None
+        if parent is None or parent.kind == "module":
+            fd.top.append(s)
+            if s.kind == "method" and s.qualname.count(".") >= 1:
+                s.owner = s.qualname.rsplit(".", 2)[-2]
+        else:
+            parent.children.append(s)
+    for path, m in modules.items():
+        by_path[path].doc = m.doc
+    iw, ip = _where(scope)
+    seen: dict[str, set] = {}
+    for path, module, name, alias in store.run(
+            con, f"SELECT path, module, name, alias FROM imports WHERE {iw} ORDER BY path, line, "
+                 "module, name", ip):
+        fd = by_path.get(path)
+        if fd is None:
+            continue
+        label = import_label(module, name, alias)
+        if label and label not in seen.setdefault(path, set()):
+            seen[path].add(label)
+            fd.imports.append(label)
+            fd.import_rows.append((module, name, alias))
+    ew, ep = _where(scope, "path")
+    for src, kind, dst in store.run(
+            con, f"SELECT src_id, kind, dst_name FROM edges WHERE kind IN ('inherits', 'implements') "
+                 f"AND {ew} ORDER BY edge_id", ep):
+        s = syms.get(src)
+        if s is not None and dst:
+            s.bases.append((kind, dst))
+    return [by_path[f.path] for f in files]
+
+
+# ---------------------------------------------------------------- shared helpers
+
+_MODIFIERS = frozenset("""def async function func fn pub public private protected static final
+abstract synchronized export default const let var override virtual inline extern unsafe
+native readonly get set declare internal open suspend operator constexpr explicit friend
+sealed partial new""".split())
+
+
+def callable_sig(sig: str | None, name: str) -> str:
+    """``name(params) -> ret`` from a full signature; the name alone when there is none."""
+    if not sig:
+        return name
+    m = re.search(re.escape(name) + r"\s*(<[^()]*>|\[[^()]*\])?\s*\(", sig)
+    if not m:
+        return name
+    rest = sig[m.start():]
+    prefix = sig[:m.start()].strip()
+    if prefix and "(" not in prefix and "->" not in rest:
+        words = [w for w in prefix.split() if w not in _MODIFIERS and not w.startswith(("@", "pub("))]
+        ret = " ".join(words).strip()
+        if ret and not ret.endswith((".", "::")):
+            rest = f"{rest} -> {ret}"
+    return rest
+
+
+_ANNOT = r"\s*:\s*([^=]+?)\s*(?:=|$)"
+
+
+def var_label(s: Sym) -> str:
+    """``NAME`` or ``NAME: type`` of a variable/field, whatever the language writes:
+    ``name: T = v`` (Python, TS, Rust), ``name T `tag``` (Go), ``static final T name = v``
+    (Java, C)."""
+    sig = (s.signature or "").strip()
+    name = re.escape(s.name)
+    m = re.search(r"(?:^|\s)" + name + _ANNOT, sig)
+    if m and "(" not in m.group(1):
+        return f"{s.name}: {m.group(1).strip()}"
+    m = re.match(name + r"\s+([^=`\s][^=`]*?)\s*(?:`|=|$)", sig)            # Go: Name Type `tag`
+    if m:
+        return f"{s.name}: {m.group(1).strip()}"
+    m = re.search(r"(?P<lead>^|\s|\*)" + name + r"\s*(?:\[[^\]]*\])?\s*(?:=|;|$)", sig)
+    if m:                                                                 # Java / C: T name = v
+        words = [w for w in sig[:m.end("lead")].split() if w not in _MODIFIERS
+                 and not w.startswith("@")]
+        typ = " ".join(words).replace(" *", "*").strip()
+        if typ and not typ.endswith(("=", ",")):
+            return f"{s.name}: {typ}"
+    return s.name
+
+
+def lines_label(s: Sym, short: bool = False) -> str:
+    if s.start == s.end:
+        return f"{s.start}" if short else f"line {s.start}"
+    return f"{s.start}-{s.end}" if short else f"lines {s.start}-{s.end}"
+
+
+def _keep(s: Sym, rules: Rules, in_container: bool) -> bool:
+    if not rules.private and s.private:
+        return False
+    if in_container and not rules.fields and s.kind in FIELD_KINDS:
+        return False
+    return True
+
+
+def _is_var(s: Sym) -> bool:
+    return s.kind in VAR_KINDS
+
+
+def members(s: Sym, rules: Rules, depth: int) -> tuple[list, int, int]:
+    """(shown children, "more" count cut by max_children, count hidden by max_depth)
+    of a symbol whose children sit at nesting level `depth` (top level = 1)."""
+    kids = [c for c in s.children if _keep(c, rules, True)]
+    if rules.max_depth is not None and depth > rules.max_depth:
+        return [], 0, _count_all(kids, rules)
+    if rules.max_children is not None and len(kids) > rules.max_children:
+        return kids[:rules.max_children], len(kids) - rules.max_children, 0
+    return kids, 0, 0
+
+
+def _count_all(kids: list, rules: Rules) -> int:
+    n = 0
+    for c in kids:
+        n += 1 + _count_all([k for k in c.children if _keep(k, rules, True)], rules)
+    return n
+
+
+def top_level(fd: FileData, rules: Rules) -> tuple[list, list]:
+    """(module variables shown, other top-level definitions shown)."""
+    tops = [s for s in fd.top if _keep(s, rules, False)]
+    vars_ = [s for s in tops if _is_var(s)] if rules.module_vars else []
+    return vars_, [s for s in tops if not _is_var(s)]
+
+
+def _decorators(s: Sym, rules: Rules) -> list[str]:
+    return list(s.decorators) if rules.decorators else []
+
+
+def _base_names(s: Sym, relation: str | None = None) -> list[str]:
+    return [n for k, n in s.bases if relation is None or k == relation]
+
+
+# ---------------------------------------------------------------- markdown
+
+def _md_label(s: Sym, rules: Rules) -> str:
+    if rules.signatures and s.signature:
+        label = s.signature
+    else:
+        label = f"{s.kind} {s.name}"
+    decs = _decorators(s, rules)
+    if decs:
+        label = " ".join(decs) + " " + label
+    return label
+
+
+def _md_sym(s: Sym, rules: Rules, indent: int, depth: int, out: list[str]) -> None:
+    pad = "  " * indent
+    line = pad + _md_label(s, rules)
+    if rules.line_numbers:
+        line += f" [{lines_label(s)}]"
+    if s.truncated:
+        line += " (truncated)"
+    kids, more, hidden = members(s, rules, depth + 1)
+    if hidden:
+        line += f" (+{hidden} nested)"
+    if rules.docs and s.doc:
+        line += f" \u2014 {s.doc}"
+    out.append(line)
+    flds = [c for c in kids if c.kind in FIELD_KINDS and not c.children]
+    if flds:
+        out.append(pad + "  fields: " + ", ".join(
+            var_label(c) + (f" [{lines_label(c)}]" if rules.line_numbers else "") for c in flds))
+    for c in kids:
+        if c in flds:
+            continue
+        _md_sym(c, rules, indent + 1, depth + 1, out)
+    if more:
+        out.append(f"{pad}  ... {more} more")
+
+
+def md_file(fd: FileData, rules: Rules) -> str:
+    head = f"## {fd.path} ({fd.definitions} definition{'s' if fd.definitions != 1 else ''})"
+    if rules.docs and fd.doc:
+        head += f" \u2014 {fd.doc}"
+    out = [head]
+    if rules.imports and fd.imports:
+        out.append("imports: " + ", ".join(fd.imports))
+    vars_, defs = top_level(fd, rules)
+    if vars_:
+        out.append("module_vars: " + ", ".join(
+            var_label(v) + (f" [{lines_label(v)}]" if rules.line_numbers else "") for v in vars_))
+    for s in defs:
+        _md_sym(s, rules, 0, 1, out)
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------- json
+
+def _json_sym(s: Sym, rules: Rules, depth: int) -> dict:
+    d: dict = {"kind": s.kind, "name": s.name}
+    if rules.signatures and s.signature:
+        d["signature"] = s.signature
+    decs = _decorators(s, rules)
+    if decs:
+        d["decorators"] = decs
+    if s.bases:
+        d["bases"] = _base_names(s)
+    if rules.line_numbers:
+        d["lines"] = [s.start, s.end]
+    if s.truncated:
+        d["truncated"] = True
+    if rules.docs and s.doc:
+        d["doc"] = s.doc
+    kids, more, hidden = members(s, rules, depth + 1)
+    if kids:
+        d["children"] = [_json_sym(c, rules, depth + 1) for c in kids]
+    if more:
+        d["more"] = more
+    if hidden:
+        d["nested_hidden"] = hidden
+    return d
+
+
+def json_file(fd: FileData, rules: Rules) -> dict:
+    d: dict = {"path": fd.path, "language": fd.language, "lines": fd.info.line_count,
+               "version": fd.info.version, "definitions": fd.definitions}
+    if rules.docs and fd.doc:
+        d["doc"] = fd.doc
+    if rules.imports and fd.imports:
+        d["imports"] = fd.imports
+    vars_, defs = top_level(fd, rules)
+    if vars_:
+        d["module_vars"] = [_json_sym(v, rules, 1) for v in vars_]
+    d["symbols"] = [_json_sym(s, rules, 1) for s in defs]
+    return d
+
+
+# ---------------------------------------------------------------- tags
+
+TAG_NAMES = {"class": "CLS", "interface": "IFACE", "struct": "STRUCT", "enum": "ENUM",
+             "trait": "TRAIT", "impl": "IMPL", "function": "FN", "method": "METHOD",
+             "constructor": "CTOR", "field": "FIELD", "property": "PROP", "variable": "VAR",
+             "constant": "CONST", "module": "MOD", "namespace": "NS", "type": "TYPE",
+             "macro": "MACRO", "enum_member": "MEMBER", "union": "UNION", "record": "RECORD"}
+
+
+def _tag(s: Sym, rules: Rules) -> str:
+    name = TAG_NAMES.get(s.kind, s.kind.upper())
+    if s.kind in CALLABLE_KINDS and rules.signatures:
+        value = callable_sig(s.signature, s.name)
+    elif s.kind in CALLABLE_KINDS:
+        value = s.name
+    elif s.kind in FIELD_KINDS:
+        value = var_label(s) if rules.signatures else s.name
+    else:
+        value = s.name
+    if s.owner:
+        value = f"{s.owner}.{value}"
+    loc = f" @{lines_label(s, short=True)}" if rules.line_numbers else ""
+    out = "".join(f"[{d}]" for d in _decorators(s, rules))
+    out += f"[{name}:{value}{loc}]"
+    out += "".join(f"[{'EXTENDS' if k == 'inherits' else 'IMPLEMENTS'}:{n}]" for k, n in s.bases)
+    if s.truncated:
+        out += "[TRUNCATED]"
+    if rules.docs and s.doc:
+        out += f"[DOC:{s.doc}]"
+    return out
+
+
+def _tag_members(s: Sym, rules: Rules, depth: int) -> str:
+    kids, more, hidden = members(s, rules, depth + 1)
+    out = ""
+    for c in kids:
+        out += _tag(c, rules)
+        inner = _tag_members(c, rules, depth + 1)
+        if inner:
+            out += "{" + inner + "}"
+    if more:
+        out += f"[MORE:{more}]"
+    if hidden:
+        out += f"[NESTED:{hidden}]"
+    return out
+
+
+def tags_file(fd: FileData, rules: Rules) -> str:
+    head = f"[FILE:{fd.path}" + (f" @1-{fd.info.line_count}" if rules.line_numbers else "") + "]"
+    if rules.docs and fd.doc:
+        head += f"[DOC:{fd.doc}]"
+    out = [head]
+    if rules.imports and fd.imports:
+        out.append(f"[IMPORTS:{','.join(fd.imports)}]")
+    vars_, defs = top_level(fd, rules)
+    if vars_:
+        out.append("".join(_tag(v, rules) for v in vars_))
+    for s in defs:
+        out.append(_tag(s, rules) + _tag_members(s, rules, 1))
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------- stub
+
+_HASH_COMMENT = frozenset({"python", "ruby", "bash", "perl", "r", "elixir", "julia", "nim", "tcl",
+                           "cmake", "make", "hcl", "powershell", "yaml", "toml"})
+_DASH_COMMENT = frozenset({"lua", "haskell", "sql", "elm"})
+_SEMICOLON = frozenset({"java", "c", "cpp", "csharp", "typescript", "tsx", "javascript", "jsx",
+                        "php", "scala", "dart", "d", "cuda", "objc", "solidity"})
+
+
+def _comment(lang: str | None) -> str:
+    if lang in _HASH_COMMENT:
+        return "#"
+    if lang in _DASH_COMMENT:
+        return "--"
+    if lang == "rust":
+        return "///"
+    return "//"
+
+
+def _stub_var(s: Sym, lang: str | None) -> str:
+    sig = s.signature or s.name
+    if s.name not in sig:                      # e.g. a Go `const (` block named by its first entry
+        sig = f"{sig.rstrip('({[ ')} {s.name} ..."
+    clipped = sig.endswith("\u2026") or s.end > s.start or sig.rstrip().endswith(("{", "[", "(", "=", ","))
+    if clipped:
+        if "=" in sig:
+            sig = sig.split("=", 1)[0].rstrip() + " = ..."
+        else:
+            sig = sig.rstrip("{[(,= ") or s.name
+    if lang in _SEMICOLON and not sig.endswith(";"):
+        sig += ";"
+    elif lang == "rust" and s.kind == "field" and not sig.endswith(","):
+        sig += ","
+    return sig
+
+
+class _Stub:
+    def __init__(self, fd: FileData, rules: Rules):
+        self.fd = fd
+        self.rules = rules
+        self.lang = fd.language
+        self.py = fd.language == "python"
+        self.c = _comment(fd.language)
+        self.unit = "    " if self.py else "  "
+        self.out: list[str] = []
+
+    def loc(self, s: Sym, hidden: int = 0, more: int = 0) -> str:
+        bits = []
+        if self.rules.line_numbers:
+            bits.append(lines_label(s))
+        if s.truncated:
+            bits.append("truncated")
+        if hidden:
+            bits.append(f"+{hidden} nested")
+        return f"  {self.c if self.c != '///' else '//'} {', '.join(bits)}" if bits else ""
+
+    def doc_line(self, pad: str, doc: str) -> str:
+        if self.py:
+            return f'{pad}"""{doc.replace(chr(34) * 3, chr(92) + chr(34) * 3)}"""'
+        return f"{pad}{self.c} {doc}"
+
+    def header(self, s: Sym) -> str:
+        if self.rules.signatures and s.signature:
+            return s.signature
+        if self.py:
+            if s.kind in CALLABLE_KINDS:
+                return f"def {s.name}(...)"
+            return f"{'class' if s.kind != 'module' else s.kind} {s.name}"
+        if s.kind in CALLABLE_KINDS:
+            return f"{s.name}(...)"
+        return f"{s.kind} {s.name}"
+
+    def sym(self, s: Sym, indent: int, depth: int) -> None:
+        pad = self.unit * indent
+        rules, out = self.rules, self.out
+        if s.kind in FIELD_KINDS and not s.children:
+            if rules.docs and s.doc and not self.py:
+                out.append(self.doc_line(pad, s.doc))
+            out.append(pad + (_stub_var(s, self.lang) if rules.signatures else s.name) + self.loc(s))
+            return
+        for d in _decorators(s, rules):
+            out.append(pad + d)
+        kids, more, hidden = members(s, rules, depth + 1)
+        head = self.header(s)
+        doc = s.doc if rules.docs else None
+        if not self.py and doc:
+            out.append(self.doc_line(pad, doc))
+        if self.py:
+            if not kids and not doc and not more:
+                out.append(f"{pad}{head}: ...{self.loc(s, hidden)}")
+                return
+            out.append(f"{pad}{head}:{self.loc(s, hidden)}")
+            inner = pad + self.unit
+            if doc:
+                out.append(self.doc_line(inner, doc))
+            for c in kids:
+                self.sym(c, indent + 1, depth + 1)
+            if more:
+                out.append(f"{inner}# ... {more} more")
+            if s.kind in CALLABLE_KINDS and kids:
+                out.append(f"{inner}...")
+            return
+        if s.declaration:
+            out.append(f"{pad}{head}{';' if self.lang in _SEMICOLON or self.lang == 'rust' else ''}"
+                       f"{self.loc(s, hidden)}")
+            return
+        if not kids and not more:
+            body = "{ ... }" if s.kind in CALLABLE_KINDS else "{}"
+            if s.kind not in CALLABLE_KINDS and hidden:
+                body = "{ ... }"
+            out.append(f"{pad}{head} {body}{self.loc(s, hidden)}")
+            return
+        out.append(f"{pad}{head} {{{self.loc(s, hidden)}")
+        inner = pad + self.unit
+        for c in kids:
+            self.sym(c, indent + 1, depth + 1)
+        if more:
+            out.append(f"{inner}{self.c} ... {more} more")
+        if s.kind in CALLABLE_KINDS:
+            out.append(f"{inner}...")
+        out.append(f"{pad}}}")
+
+    def render(self) -> str:
+        fd, rules, out = self.fd, self.rules, self.out
+        c = self.c if self.c != "///" else "//"
+        out.append(f"{c} {fd.path}" + (f" ({fd.info.line_count} lines)" if rules.line_numbers else ""))
+        if rules.docs and fd.doc:
+            out.append(f'"""{fd.doc}"""' if self.py else f"{c} {fd.doc}")
+        if rules.imports and fd.imports:
+            if self.py:
+                out.extend(_py_import_lines(fd.import_rows))
+            else:
+                out.append(f"{c} imports: " + ", ".join(fd.imports))
+        vars_, defs = top_level(fd, rules)
+        for s in sorted(vars_ + defs, key=lambda x: (x.start, -x.end)):
+            if s in vars_:
+                if rules.docs and s.doc and not self.py:
+                    out.append(self.doc_line("", s.doc))
+                out.append((_stub_var(s, self.lang) if rules.signatures else s.name) + self.loc(s))
+            else:
+                self.sym(s, 0, 1)
+        return "\n".join(out)
+
+
+def _py_import_lines(rows: list[tuple]) -> list[str]:
+    """Python import statements from (module, name, alias) rows; consecutive names from
+    the same module share one ``from ... import`` line."""
+    lines: list[str] = []
+    last_mod = None
+    for module, name, alias in rows:
+        as_ = f" as {alias}" if alias and alias != name else ""
+        if not name:
+            lines.append(f"import {module}{as_}")
+            last_mod = None
+        elif module == last_mod:
+            lines[-1] += f", {name}{as_}"
+        else:
+            lines.append(f"from {module} import {name}{as_}")
+            last_mod = module
+    return lines
+
+
+def stub_file(fd: FileData, rules: Rules) -> str:
+    return _Stub(fd, rules).render()
+
+
+# ---------------------------------------------------------------- prose
+
+_KIND_WORD = {"function": "Function", "method": "Method", "class": "Class", "interface": "Interface",
+              "struct": "Struct", "enum": "Enum", "trait": "Trait", "impl": "Impl block",
+              "type": "Type", "namespace": "Namespace", "module": "Module", "macro": "Macro",
+              "constructor": "Constructor", "union": "Union", "record": "Record"}
+
+
+def _prose_member(c: Sym, rules: Rules, depth: int) -> str:
+    text = callable_sig(c.signature, c.name) if (rules.signatures and c.kind in CALLABLE_KINDS) else c.name
+    decs = _decorators(c, rules)
+    if decs:
+        text = " ".join(decs) + " " + text
+    if rules.line_numbers:
+        text += f" ({lines_label(c, short=True)})"
+    if rules.docs and c.doc:
+        text += f" \u2014 {c.doc.rstrip('.;')}"
+    kids, more, hidden = members(c, rules, depth + 1)
+    if kids or more or hidden:
+        inner = [_prose_member(k, rules, depth + 1) for k in kids]
+        if more:
+            inner.append(f"{more} more")
+        if hidden:
+            inner.append(f"{hidden} nested not shown")
+        text += " [defines " + "; ".join(inner) + "]"
+    return text
+
+
+def _prose_sym(s: Sym, rules: Rules) -> str:
+    word = _KIND_WORD.get(s.kind, s.kind.capitalize())
+    own = f"{s.owner}." if s.owner else ""
+    if s.kind in CALLABLE_KINDS and rules.signatures:
+        text = f"{word} {own}{callable_sig(s.signature, s.name)}"
+    else:
+        text = f"{word} {own}{s.name}"
+    ext = _base_names(s, "inherits")
+    imp = _base_names(s, "implements")
+    if ext:
+        text += " extends " + ", ".join(ext)
+    if imp:
+        text += " implements " + ", ".join(imp)
+    decs = _decorators(s, rules)
+    if decs:
+        text += " (decorated " + " ".join(decs) + ")"
+    if rules.line_numbers:
+        text += f", {lines_label(s)}"
+    if s.truncated:
+        text += " (truncated)"
+    text += "."
+    if rules.docs and s.doc:
+        text += f" {s.doc.rstrip('.')}."
+    kids, more, hidden = members(s, rules, 2)
+    flds = [c for c in kids if c.kind in FIELD_KINDS and not c.children]
+    others = [c for c in kids if c not in flds]
+    if flds:
+        text += " Fields: " + ", ".join(
+            var_label(c) if rules.signatures else c.name for c in flds) + "."
+    if others:
+        label = "Methods" if all(c.kind in CALLABLE_KINDS for c in others) else "Members"
+        if s.kind in CALLABLE_KINDS:
+            label = "Defines"
+        text += f" {label}: " + "; ".join(_prose_member(c, rules, 2) for c in others) + "."
+    if more:
+        text += f" And {more} more."
+    if hidden:
+        text += f" ({hidden} nested definitions not shown.)"
+    return text
+
+
+def prose_file(fd: FileData, rules: Rules) -> str:
+    lang = fd.language or "unknown-language"
+    head = f"{fd.path} is a {lang} file of {fd.info.line_count} lines with {fd.definitions} definitions."
+    if rules.docs and fd.doc:
+        head += f" {fd.doc.rstrip('.')}."
+    out = [head]
+    if rules.imports and fd.imports:
+        out.append("It imports " + ", ".join(fd.imports) + ".")
+    vars_, defs = top_level(fd, rules)
+    if vars_:
+        out.append("Module variables: " + ", ".join(
+            (var_label(v) if rules.signatures else v.name)
+            + (f" ({lines_label(v)})" if rules.line_numbers else "") for v in vars_) + ".")
+    for s in defs:
+        out.append(_prose_sym(s, rules))
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------- entry points
+
+RENDERERS = {"markdown": md_file, "json": json_file, "tags": tags_file, "stub": stub_file,
+             "prose": prose_file}
+
+
+def _con(x):
+    return getattr(x, "con", x)
+
+
+def _no_outline_text(info: FileInfo) -> str:
+    if info.status == "skipped":
+        return f"{info.path}: not outlined ({info.skip_reason or 'skipped'})"
+    if info.status == "failed":
+        return f"{info.path}: could not be parsed; read it with read_region (it has {info.line_count} lines)"
+    return (f"{info.path}: {info.language or 'unknown'} file of {info.line_count} lines; no outline "
+            "for this file type, read it with read_region")
+
+
+def outlinable(info: FileInfo) -> bool:
+    return (info.status in ("ok", "partial") and info.language is not None
+            and info.language not in DATA_LANGUAGES)
+
+
+def render(con, path: str = ".", rules: Rules | None = None) -> tuple[str, dict, dict]:
+    """(text, structured data, source versions) of the outline of `path` under `rules`.
+
+    `path` is a repo-relative file, a directory, or "." for the whole repository (already
+    checked by `pathsafe`). Raises LookupError with agent-facing text when nothing is there.
+    """
+    rules = rules or Rules()
+    con = _con(con)
+    info = file_info(con, path) if path != "." else None
+    if info is not None:
+        files, scope = [info], path
+    else:
+        prefix = "" if path == "." else path.rstrip("/") + "/"
+        files = [f for f in all_files(con) if f.path.startswith(prefix)]
+        if not files:
+            raise LookupError(f"error: no indexed file or directory {path!r}; "
+                              "call list_files to see what exists")
+        scope = prefix or None
+    if len(files) == 1 and info is not None and not outlinable(info):
+        return _no_outline_text(info), {"path": info.path, "outline": None}, {}
+    code = [f for f in files if outlinable(f)]
+    if not code:
+        return (f"no source files to outline under {path!r} ({len(files)} other files)",
+                {"path": path, "files": []}, {})
+    data = load(con, scope, code)
+    versions = {fd.path: fd.info.sha256 for fd in data}
+    fmt = rules.format
+    if fmt == "json":
+        parts = [json_file(fd, rules) for fd in data]
+        obj = parts[0] if info is not None else {"path": path, "files": parts}
+        text = json.dumps(obj, ensure_ascii=False, indent=rules.json_indent,
+                          separators=None if rules.json_indent else (",", ":"))
+        return text, obj, versions
+    render_one = RENDERERS[fmt]
+    text = "\n\n".join(render_one(fd, rules) for fd in data)
+    obj = [json_file(fd, rules) for fd in data]
+    return text, (obj[0] if info is not None else {"path": path, "files": obj}), versions
+
+
+def outline(wb, path: str = ".", rules: Rules | None = None, *, format: str | None = None,
+            **overrides) -> Response:
+    """The outline of a file, directory or the repository as a `Response` (text + tokens).
+
+    `format` and any `Rules` field may be given as keywords to adjust `rules`.
+    """
+    from . import pathsafe
+    rules = rules or Rules()
+    if format is not None:
+        overrides["format"] = format
+    if overrides:
+        rules = rules.replace(**overrides)
+    if rules.format not in FORMATS:
+        raise ValueError(f"unknown format {rules.format!r}")
+    tok = get_tokenizer(rules.tokenizer)
+    args = {"path": path, "format": rules.format}
+    try:
+        rel = pathsafe.normalise(path)
+        root = store.get_meta(_con(wb), "root")
+        if root:
+            rel, _ = pathsafe.check(root, rel)
+        text, data, versions = render(wb, rel, rules)
+        err = False
+    except (pathsafe.PathError, LookupError) as exc:
+        text, data, versions, err = str(exc), None, {}, True
+        if isinstance(exc, LookupError):
+            text = exc.args[0]
+    return Response("outline", text, tok.count(text), args, tok.name, err, data, versions)
+
+
+__all__ = ["outline", "render", "load", "Rules", "FORMATS", "callable_sig", "import_label"]

@@ -1,0 +1,131 @@
+"""The one rules object: caps, filters and format options that drive every view.
+
+Two `Rules` are plain frozen values, so they compare and hash; `a.diff(b)` says how they
+differ and `workbench.views.tools.compare(...)` renders the same tool call under both.
+
+    >>> lean = Rules(docs=False, private=False, max_children=15)
+    >>> Rules().diff(lean)
+    {'docs': (True, False), 'private': (True, False), 'max_children': (40, 15)}
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, fields
+from typing import Any
+
+FORMATS = ("markdown", "json", "tags", "stub", "prose")
+
+
+@dataclass(frozen=True)
+class Rules:
+    # ---- outline format and filters (read_outline, `workbench outline`)
+    format: str = "markdown"          # markdown | json | tags | stub | prose
+    docs: bool = True                 # first line of docstrings / leading comments
+    imports: bool = True              # the file's imports
+    module_vars: bool = True          # module-level variables and constants
+    fields: bool = True               # class-level fields / struct members
+    private: bool = True              # private members (_name, `private`, lower-case Go names)
+    decorators: bool = True           # decorators, annotations, attributes
+    signatures: bool = True           # full signatures (else kind + name)
+    line_numbers: bool = True         # [lines a-b] ranges
+    max_children: int | None = 40     # children shown per definition, then "... N more"
+    max_depth: int | None = 3         # nesting levels shown (1 = top level only)
+    json_indent: int | None = None    # json format: None = compact
+    # ---- read_region / resolve_symbol
+    max_chars: int = 6000             # per response, cut at a whole line, with a continuation note
+    region_line_numbers: bool = False  # prefix every returned line with its number
+    dedupe: bool = True               # a session answers repeats with "already provided"
+    # ---- list_files
+    list_depth: int = 2               # default max_depth of list_files
+    list_max_entries: int = 300       # then "... N more entries"
+    # ---- repo_map
+    repo_map_budget: int = 1024       # default token budget of repo_map
+    # ---- accounting
+    tokenizer: Any = "cl100k_base"    # encoding name, tiktoken Encoding or callable
+    context_window: int = 128_000     # tokens a session may hold
+    compress_at: float = 0.6          # share of the window at which a session warns
+    model: str | None = None          # pricing model (None: the pricing file's default)
+
+    def __post_init__(self):
+        if self.format not in FORMATS:
+            raise ValueError(f"unknown outline format {self.format!r}; choose one of {', '.join(FORMATS)}")
+        for name in ("max_children", "max_depth"):
+            v = getattr(self, name)
+            if v is not None and (not isinstance(v, int) or v < 0):
+                raise ValueError(f"{name} must be a non-negative integer or None, not {v!r}")
+        if not isinstance(self.max_chars, int) or self.max_chars < 200:
+            raise ValueError(f"max_chars must be an integer >= 200, not {self.max_chars!r}")
+
+    # -------------------------------------------------------------- comparing
+    def replace(self, **changes) -> "Rules":
+        """A copy with some fields changed (unknown names are an error)."""
+        unknown = set(changes) - {f.name for f in fields(self)}
+        if unknown:
+            raise TypeError(f"unknown rule(s): {', '.join(sorted(unknown))}; "
+                            f"known: {', '.join(f.name for f in fields(self))}")
+        return dataclasses.replace(self, **changes)
+
+    def diff(self, other: "Rules") -> dict[str, tuple]:
+        """{field: (self's value, other's value)} for every field that differs."""
+        return {f.name: (getattr(self, f.name), getattr(other, f.name))
+                for f in fields(self) if getattr(self, f.name) != getattr(other, f.name)}
+
+    def to_dict(self) -> dict:
+        d = dataclasses.asdict(self)
+        if not isinstance(d["tokenizer"], str):
+            d["tokenizer"] = getattr(self.tokenizer, "name", None) or repr(self.tokenizer)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Rules":
+        return cls().replace(**d)
+
+    @classmethod
+    def parse_assignments(cls, items: list[str], base: "Rules | None" = None) -> "Rules":
+        """Rules from ``name=value`` strings (the CLI's ``--rule``): values are coerced to
+        the field's type (true/false, integers, floats, ``none``)."""
+        base = base or cls()
+        changes = {}
+        for item in items:
+            if "=" not in item:
+                raise ValueError(f"expected name=value, got {item!r}")
+            name, raw = item.split("=", 1)
+            name = name.strip().replace("-", "_")
+            if name not in {f.name for f in fields(cls)}:
+                raise ValueError(f"unknown rule {name!r}")
+            changes[name] = coerce(raw, getattr(base, name))
+        return base.replace(**changes)
+
+    def _repr_markdown_(self) -> str:
+        default = Rules()
+        rows = ["| rule | value |", "|---|---|"]
+        for f in fields(self):
+            v = getattr(self, f.name)
+            mark = "" if v == getattr(default, f.name) else " **(changed)**"
+            rows.append(f"| {f.name} | `{v!r}`{mark} |")
+        return "\n".join(rows)
+
+
+def coerce(raw: str, like: Any) -> Any:
+    """A CLI string as the type of `like` (the current value of the field)."""
+    s = raw.strip()
+    if s.lower() in ("none", "null"):
+        return None
+    if isinstance(like, bool):
+        if s.lower() in ("1", "true", "yes", "on"):
+            return True
+        if s.lower() in ("0", "false", "no", "off"):
+            return False
+        raise ValueError(f"expected true/false, got {raw!r}")
+    if isinstance(like, int) or like is None:
+        try:
+            return int(s)
+        except ValueError:
+            if like is not None:
+                raise ValueError(f"expected an integer, got {raw!r}") from None
+    if isinstance(like, float):
+        return float(s)
+    return s
+
+
+DEFAULT_RULES = Rules()

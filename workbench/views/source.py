@@ -1,0 +1,89 @@
+"""What views read: rows of the `files` table and the bytes of indexed files.
+
+Views never parse. Lines are split on "\\n" only (as tree-sitter counts rows), so line
+numbers here agree with `symbols.start_line`/`end_line`.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from .. import store
+from . import pathsafe
+
+FILE_FIELDS = ("file_id", "path", "language", "size_bytes", "line_count", "sha256", "status",
+               "skip_reason", "encoding", "module", "mtime")
+
+
+@dataclass(frozen=True)
+class FileInfo:
+    file_id: int
+    path: str
+    language: str | None
+    size_bytes: int
+    line_count: int
+    sha256: str | None
+    status: str
+    skip_reason: str | None
+    encoding: str | None
+    module: str | None
+    mtime: float | None
+
+    @property
+    def version(self) -> str:
+        """Short content hash used as the source version stamp."""
+        return (self.sha256 or "")[:12]
+
+
+def root_of(con) -> str:
+    root = store.get_meta(con, "root")
+    if not root:
+        raise RuntimeError("this database has no root in its meta table; index a repository first")
+    return root
+
+
+def file_info(con, path: str) -> FileInfo | None:
+    row = store.one(con, f"SELECT {', '.join(FILE_FIELDS)} FROM files WHERE path = ?", [path])
+    return FileInfo(*row) if row else None
+
+
+def all_files(con) -> list[FileInfo]:
+    return [FileInfo(*r) for r in store.run(con, f"SELECT {', '.join(FILE_FIELDS)} FROM files ORDER BY path")]
+
+
+@dataclass
+class Text:
+    """A file as read now: its lines (without line ends) and the hash of its bytes."""
+    lines: list[str]
+    sha256: str
+
+    @property
+    def version(self) -> str:
+        return self.sha256[:12]
+
+
+def decode(data: bytes, encoding: str | None) -> str:
+    if encoding in ("utf-16",):
+        return data.decode("utf-16", "replace")
+    if encoding == "utf-8-sig":
+        return data.decode("utf-8-sig", "replace")
+    if encoding == "latin-1":
+        return data.decode("latin-1")
+    return data.decode("utf-8", "replace")
+
+
+def split_lines(text: str) -> list[str]:
+    if not text:
+        return []
+    parts = text.split("\n")
+    if parts[-1] == "":
+        parts.pop()
+    return [p[:-1] if p.endswith("\r") else p for p in parts]
+
+
+def read_text(root: str, info: FileInfo) -> Text:
+    """The current lines of an indexed file (path checked against the root again)."""
+    _, abs_path = pathsafe.check(root, info.path)
+    with open(abs_path, "rb") as fh:
+        data = fh.read()
+    return Text(split_lines(decode(data, info.encoding)), hashlib.sha256(data).hexdigest())

@@ -1,0 +1,571 @@
+"""Agent tools: each returns the exact text an agent receives, and has a JSON schema.
+
+    >>> r = call(wb, "read_region", {"path": "shop/orders.py", "start_line": 17, "end_line": 40})
+    >>> print(r.text); r.tokens
+    >>> TOOLS["read_region"].schema          # function-calling shape
+    >>> schemas()                            # all of them, ready for an API request
+
+Every tool is a plain function `name(wb, **args, rules=None, session=None) -> Response`
+registered in `TOOLS`. One `Rules` object drives them all; `compare(...)` renders one
+call under two rule sets. A `Session` (see session.py) adds memory: repeats answered
+"already provided", running token totals, stale-version warnings.
+
+Path arguments are repository-relative only (see pathsafe.py): absolute paths, `..`
+escapes, symlinks leading out of the root and NUL bytes get an error text, never content.
+"""
+from __future__ import annotations
+
+import html
+import inspect
+import os
+import posixpath
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from .. import store
+from . import pathsafe
+from .outline import render as render_outline
+from .response import Response
+from .rules import Rules
+from .source import FileInfo, Text, all_files, file_info, read_text, root_of
+from .tokens import get_tokenizer
+
+
+class ToolError(Exception):
+    """Raised inside a tool: its message is the agent-facing error text."""
+
+
+@dataclass
+class Context:
+    con: Any
+    root: str
+    rules: Rules
+    session: Any = None
+
+    def path(self, p) -> str:
+        """Checked repo-relative path (PathError -> the error response)."""
+        rel, _ = pathsafe.check(self.root, p)
+        return rel
+
+    def info(self, p) -> FileInfo:
+        rel = self.path(p)
+        info = file_info(self.con, rel)
+        if info is None:
+            if _is_dir(self.con, rel):
+                raise ToolError(f"error: {rel!r} is a directory; give a file path "
+                                "(list_files shows what it holds)")
+            raise ToolError(f"error: no indexed file {rel!r}; call list_files to see what exists "
+                            "(new files need a re-index)")
+        return info
+
+
+@dataclass
+class Tool:
+    name: str
+    func: Callable
+    description: str
+    parameters: dict
+
+    @property
+    def schema(self) -> dict:
+        """The tool in the function-calling shape of chat-completion APIs."""
+        return {"type": "function",
+                "function": {"name": self.name, "description": self.description,
+                             "parameters": self.parameters}}
+
+    def __call__(self, wb, *args, rules: Rules | None = None, session=None, **kw) -> Response:
+        return self.func(wb, *args, rules=rules, session=session, **kw)
+
+
+TOOLS: dict[str, Tool] = {}
+
+
+def _params(props: dict, required: list[str]) -> dict:
+    return {"type": "object", "properties": props, "required": required,
+            "additionalProperties": False}
+
+
+def tool(description: str, props: dict, required: list[str] | None = None):
+    """Register `impl(ctx, **args) -> (text, data, versions)` as an agent tool."""
+    def deco(impl):
+        name = impl.__name__
+
+        def run(wb, *args, rules: Rules | None = None, session=None, **kw) -> Response:
+            sig = inspect.signature(impl)
+            names = [p for p in sig.parameters if p != "ctx"]
+            kw.update(dict(zip(names, args)))
+            return _invoke(name, impl, wb, kw, rules, session)
+
+        run.__name__ = name
+        run.__qualname__ = name
+        run.__doc__ = f"{description}\n\nReturns a Response (exact text + token count)."
+        run.impl = impl
+        TOOLS[name] = Tool(name, run, description, _params(props, required or []))
+        return run
+    return deco
+
+
+def _invoke(name: str, impl, wb, args: dict, rules: Rules | None, session) -> Response:
+    rules = rules or (session.rules if session is not None else None) or Rules()
+    tok = get_tokenizer(rules.tokenizer)
+    con = getattr(wb, "con", wb)
+    args = {k: v for k, v in args.items() if v is not None}
+    repeat_of = None
+    try:
+        _check_args(name, args)
+        ctx = Context(con, root_of(con), rules, session)
+        out = impl(ctx, **args)
+        text, data, versions = out[:3]
+        repeat_of = out[3] if len(out) > 3 else None
+        error = False
+    except (pathsafe.PathError, ToolError) as exc:
+        text, data, versions, error = str(exc), None, {}, True
+    resp = Response(name, text, tok.count(text), args, tok.name, error, data, versions)
+    if session is not None:
+        session.record(resp, repeat_of)
+    return resp
+
+
+_JSON_TYPES = {"string": str, "integer": int, "array": list, "number": (int, float),
+               "boolean": bool}
+
+
+def _check_args(name: str, args: dict) -> None:
+    t = TOOLS[name]
+    props = t.parameters["properties"]
+    unknown = [k for k in args if k not in props]
+    if unknown:
+        raise ToolError(f"error: {name} has no argument {', '.join(map(repr, unknown))}; "
+                        f"arguments: {', '.join(props) or 'none'}")
+    missing = [k for k in t.parameters["required"] if k not in args]
+    if missing:
+        extra = " (the range is required: read the outline first to find it)" \
+            if name == "read_region" else ""
+        raise ToolError(f"error: {name} needs {', '.join(missing)}{extra}")
+    for k, v in args.items():
+        want = props[k].get("type")
+        if want == "integer" and isinstance(v, str) and v.strip().lstrip("-").isdigit():
+            args[k] = int(v)
+            continue
+        if want == "array" and isinstance(v, str):
+            args[k] = [x.strip() for x in v.split(",") if x.strip()]
+            continue
+        if want and (not isinstance(v, _JSON_TYPES[want]) or (want == "integer" and isinstance(v, bool))):
+            raise ToolError(f"error: {name} argument {k!r} must be {want}, got {type(v).__name__}")
+        if "enum" in props[k] and v not in props[k]["enum"]:
+            raise ToolError(f"error: {name} argument {k!r} must be one of {props[k]['enum']}")
+
+
+def call(wb, name: str, args: dict | None = None, *, rules: Rules | None = None,
+         session=None) -> Response:
+    """Run tool `name` with `args` (a dict, as an agent's function call would carry)."""
+    rules = rules or (session.rules if session is not None else None) or Rules()
+    if name not in TOOLS:
+        text = f"error: no tool {name!r}; tools: {', '.join(TOOLS)}"
+        tok = get_tokenizer(rules.tokenizer)
+        return Response(name, text, tok.count(text), dict(args or {}), tok.name, True)
+    return TOOLS[name](wb, rules=rules, session=session, **dict(args or {}))
+
+
+def schemas() -> list[dict]:
+    """Every tool's schema, in function-calling shape."""
+    return [t.schema for t in TOOLS.values()]
+
+
+# ---------------------------------------------------------------- helpers
+
+def _is_dir(con, rel: str) -> bool:
+    if rel == ".":
+        return True
+    return bool(store.one(con, "SELECT count(*) FROM files WHERE starts_with(path, ?)", [rel + "/"])[0])
+
+
+def _span(a: int, b: int) -> str:
+    return f"{a}" if a == b else f"{a}-{b}"
+
+
+def render_region(path: str, lines: list[str], start: int, end: int, rules: Rules,
+                  header: str | None = None, warnings: tuple[str, ...] = ()) -> tuple[str, int]:
+    """The text of lines start..end of a file under the character cap, and the last line
+    returned. Pure: the same function serves tools and the strategy benchmark.
+
+    The whole response (warnings, header, lines and note) stays within `rules.max_chars`;
+    it is cut at a whole line and then ends with a note giving the file's total lines and
+    the exact range to request next.
+    """
+    total = len(lines)
+    head = list(warnings) + [header or f"{path} lines {_span(start, end)} of {total}:"]
+    head_text = "\n".join(head)
+    cap = rules.max_chars
+    body: list[str] = []
+    used = len(head_text)
+    last = start - 1
+    numbered = rules.region_line_numbers
+    width = len(str(end))
+
+    def fmt(n: int) -> str:
+        return f"{n:>{width}}| {lines[n - 1]}" if numbered else lines[n - 1]
+
+    def note(last_line: int) -> str:
+        return (f"[cut at {cap:,} characters: file has {total} lines, returned "
+                f"{_span(start, last_line)}; request {_span(last_line + 1, end)} next]")
+
+    n = start
+    while n <= end:
+        line = fmt(n)
+        rest_note = 0 if n == end else len(note(n)) + 1
+        if used + 1 + len(line) + rest_note <= cap:
+            body.append(line)
+            used += 1 + len(line)
+            last = n
+            n += 1
+            continue
+        break
+    if last < end:
+        if last < start:          # a single line longer than the cap: cut inside it
+            room = cap - used - 1 - len(note(start)) - 1 - 40
+            body.append(fmt(start)[:max(0, room)] + f" [line {start} cut]")
+            last = start
+        if last < end:
+            body.append(note(last))
+    text = head_text + ("\n" + "\n".join(body) if body else "")
+    return text, last
+
+
+def _warnings(ctx: Context, info: FileInfo, cur: Text, version: str | None) -> list[str]:
+    out = []
+    if info.sha256 and cur.sha256 != info.sha256:
+        out.append(f"warning: {info.path} changed on disk since it was indexed; line numbers "
+                   "from outlines and searches may be stale (re-index to refresh)")
+    if version and not cur.sha256.startswith(version.strip().lower()):
+        out.append(f"warning: {info.path} changed since version {version} you were given "
+                   f"(now {cur.version}); re-read the outline before editing")
+    if ctx.session is not None:
+        seen = ctx.session.last_version(info.path)
+        if seen and seen[1] != cur.sha256 and not (info.sha256 and cur.sha256 != info.sha256
+                                                  and seen[1] == info.sha256 and out):
+            out.append(f"warning: {info.path} changed since you last saw it (turn {seen[0]}); "
+                       "earlier line numbers may be stale")
+    return out
+
+
+def _read(ctx: Context, info: FileInfo) -> Text:
+    if info.status == "skipped" and info.skip_reason and (
+            "binary" in info.skip_reason or "symlink" in info.skip_reason
+            or "large" in info.skip_reason or "size" in info.skip_reason):
+        raise ToolError(f"error: {info.path} cannot be read ({info.skip_reason})")
+    try:
+        return read_text(ctx.root, info)
+    except pathsafe.PathError:
+        raise
+    except FileNotFoundError:
+        raise ToolError(f"error: {info.path} no longer exists on disk; re-index") from None
+    except OSError as exc:
+        raise ToolError(f"error: {info.path} cannot be read ({exc.strerror or exc})") from None
+
+
+def _region_response(ctx: Context, info: FileInfo, start: int, end: int, header: str | None,
+                     version: str | None, key: tuple | None):
+    cur = _read(ctx, info)
+    total = len(cur.lines)
+    if total == 0:
+        return f"{info.path} is empty (0 lines)", {"path": info.path, "lines": 0}, {info.path: cur.sha256}
+    if start < 1 or end < start:
+        raise ToolError(f"error: invalid range {start}-{end}; lines are numbered from 1 and "
+                        "end_line must be >= start_line")
+    if start > total:
+        raise ToolError(f"error: {info.path} has only {total} lines; start_line {start} is past the end")
+    warns = _warnings(ctx, info, cur, version)
+    clipped = min(end, total)
+    s = ctx.session
+    if s is not None and ctx.rules.dedupe and not warns:
+        turn = s.already_sent(key, cur.sha256) if key else None
+        if turn is None:
+            turn = s.covered(info.path, start, clipped, cur.sha256)
+        if turn is not None:
+            what = header.rstrip(":") if header else f"lines {_span(start, clipped)} of {info.path}"
+            text = (f"{what} already provided above (turn {turn}); unchanged since, not sent again")
+            return text, {"path": info.path, "repeat_of": turn}, {info.path: cur.sha256}, turn
+    if header is None and clipped < end:
+        header = f"{info.path} lines {_span(start, clipped)} of {total} (file ends at line {total}):"
+    text, last = render_region(info.path, cur.lines, start, clipped, ctx.rules, header, tuple(warns))
+    if s is not None:
+        if key:
+            s.remember(key, cur.sha256)
+        s.remember_region(info.path, start, last, cur.sha256)
+    data = {"path": info.path, "start_line": start, "end_line": last, "total_lines": total,
+            "complete": last >= clipped, "next": [last + 1, clipped] if last < clipped else None,
+            "version": cur.version, "warnings": warns}
+    return text, data, {info.path: cur.sha256}
+
+
+# ---------------------------------------------------------------- tools
+
+@tool("List the repository's files, one path per line, directories ending in '/'. "
+      "Ignored directories (dependencies, build output, VCS) are pruned and summarised. "
+      "Start here; then use file_index or read_outline on a file.",
+      {"path": {"type": "string", "description": "directory, relative to the repository root",
+                "default": "."},
+       "max_depth": {"type": "integer", "description": "levels below path to list", "default": 2}})
+def list_files(ctx: Context, path: str = ".", max_depth: int | None = None):
+    rel = ctx.path(path)
+    depth = ctx.rules.list_depth if max_depth is None else max(1, max_depth)
+    if rel != "." and file_info(ctx.con, rel) is not None:
+        return rel, {"path": rel, "entries": [rel]}, {}
+    prefix = "" if rel == "." else rel + "/"
+    paths = [f.path for f in all_files(ctx.con) if f.path.startswith(prefix)]
+    if not paths:
+        raise ToolError(f"error: no indexed files under {rel!r}")
+    entries: list[str] = []
+    dir_counts: dict[str, int] = {}
+    expanded: set[str] = {prefix.rstrip("/") or "."}
+    for p in paths:
+        parts = p[len(prefix):].split("/")
+        for i in range(1, len(parts)):
+            d = prefix + "/".join(parts[:i])
+            if i < depth:
+                expanded.add(d)
+            if i <= depth:
+                dir_counts[d] = dir_counts.get(d, 0) + 1
+    seen_dirs: set[str] = set()
+    for p in paths:
+        parts = p[len(prefix):].split("/")
+        for i in range(1, min(len(parts), depth + 1)):
+            d = prefix + "/".join(parts[:i])
+            if d not in seen_dirs:
+                seen_dirs.add(d)
+                entries.append(d + "/" if d in expanded else f"{d}/ ({dir_counts[d]} files)")
+        if len(parts) <= depth:
+            entries.append(p)
+    ignored = _ignored_dirs(ctx, expanded, paths)
+    cap = ctx.rules.list_max_entries
+    lines = entries[:cap]
+    if len(entries) > cap:
+        lines.append(f"... {len(entries) - cap} more entries; list a subdirectory or lower max_depth")
+    if ignored:
+        lines.append(f"ignored {len(ignored)} dir{'s' if len(ignored) != 1 else ''}: "
+                     + ", ".join(sorted(ignored)))
+    return "\n".join(lines), {"path": rel, "entries": entries, "ignored_dirs": ignored}, {}
+
+
+def _ignored_dirs(ctx: Context, expanded: set[str], paths: list[str]) -> list[str]:
+    """Directories on disk inside the listed directories that hold no indexed file:
+    pruned by the ignore rules (or empty). Names are read from the directory listing only."""
+    has_files: set[str] = set()
+    for p in paths:
+        d = posixpath.dirname(p)
+        while d and d not in has_files:
+            has_files.add(d)
+            d = posixpath.dirname(d)
+    out = []
+    for d in sorted(expanded):
+        try:
+            _, abs_dir = pathsafe.check(ctx.root, d)
+            with os.scandir(abs_dir) as it:
+                for e in it:
+                    if not e.is_dir(follow_symlinks=False):
+                        continue
+                    rel = e.name if d == "." else f"{d}/{e.name}"
+                    if rel not in has_files:
+                        out.append(rel)
+        except (OSError, pathsafe.PathError):
+            continue
+    return out
+
+
+@tool("An index card for one file: language, size, its definitions with line ranges, what it "
+      "imports and which files import it. Cheaper than reading the file.",
+      {"path": {"type": "string", "description": "file path relative to the repository root"}},
+      ["path"])
+def file_index(ctx: Context, path: str):
+    info = ctx.info(path)
+    rows = store.run(ctx.con, """
+        SELECT s.kind, s.name, s.start_line, s.end_line,
+               (SELECT count(*) FROM symbols c WHERE c.parent_id = s.symbol_id
+                AND c.kind <> 'lambda') AS members
+        FROM symbols s JOIN symbols m ON s.parent_id = m.symbol_id AND m.kind = 'module'
+        WHERE s.path = ? AND s.kind <> 'lambda' ORDER BY s.start_line""", [info.path])
+    n_defs = store.one(ctx.con, "SELECT count(*) FROM symbols WHERE path = ? AND kind NOT IN "
+                       "('module', 'lambda')", [info.path])[0]
+    doc = store.one(ctx.con, "SELECT doc FROM symbols WHERE path = ? AND kind = 'module'", [info.path])
+    imports = [r for r in store.run(ctx.con, "SELECT DISTINCT module, name, alias, min(line) AS l "
+                                    "FROM imports WHERE path = ? GROUP BY ALL ORDER BY l", [info.path])]
+    from .outline import import_label
+    imp = list(dict.fromkeys(import_label(m, n, a) for m, n, a, _ in imports))
+    by = imported_by(ctx.con, info)
+    out = [info.path,
+           f"language: {info.language or 'unknown'} | lines: {info.line_count} | bytes: {info.size_bytes}"
+           f" | status: {info.status}" + (f" ({info.skip_reason})" if info.skip_reason else "")]
+    if doc and doc[0]:
+        out.append(f"doc: {doc[0]}")
+    vars_ = [r for r in rows if r[0] in ("variable", "constant")]
+    defs = [r for r in rows if r[0] not in ("variable", "constant")]
+    if defs or vars_:
+        out.append(f"definitions ({n_defs}): " + ", ".join(
+            f"{k} {n} [{_span(a, b)}]" + (f" ({m} member{'s' if m != 1 else ''})" if m else "") for k, n, a, b, m in defs))
+    if vars_:
+        out.append("variables: " + ", ".join(f"{n} [{_span(a, b)}]" for _, n, a, b, _ in vars_))
+    out.append("imports: " + (", ".join(imp) if imp else "none"))
+    out.append("imported by: " + (", ".join(by) if by else "no indexed file"))
+    data = {"path": info.path, "language": info.language, "lines": info.line_count,
+            "bytes": info.size_bytes, "status": info.status, "definitions": n_defs,
+            "top_level": [{"kind": k, "name": n, "lines": [a, b], "members": m} for k, n, a, b, m in rows],
+            "imports": imp, "imported_by": by, "version": info.version}
+    return "\n".join(out), data, {info.path: info.sha256}
+
+
+def imported_by(con, info: FileInfo) -> list[str]:
+    """Files that import `info`: `imports.resolved_path` when cross-file resolution filled
+    it, else a match of import strings against module names and relative paths."""
+    resolved = store.one(con, "SELECT count(*) FROM imports WHERE resolved_path IS NOT NULL")[0]
+    if resolved:
+        return [r[0] for r in store.run(con, "SELECT DISTINCT path FROM imports WHERE resolved_path = ? "
+                                        "AND path <> ? ORDER BY path", [info.path, info.path])]
+    target_mod = info.module
+    stem_path = posixpath.splitext(info.path)[0]
+    if stem_path.endswith(("/index", "/__init__", "/mod")):
+        stem_dir = posixpath.dirname(stem_path)
+    else:
+        stem_dir = None
+    out = set()
+    for path, module, name, fmod in store.run(con, """
+            SELECT i.path, i.module, i.name, f.module FROM imports i JOIN files f USING (file_id)
+            WHERE i.path <> ?""", [info.path]):
+        module = module or ""
+        cands = set()
+        if module.startswith("."):                       # Python relative import
+            dots = len(module) - len(module.lstrip("."))
+            is_pkg = path.endswith("/__init__.py")
+            base = (fmod or "").split(".")
+            base = base if is_pkg else base[:-1]
+            base = base[:len(base) - (dots - 1)] if dots > 1 else base
+            rest = module[dots:]
+            full = ".".join([*base, *([rest] if rest else [])])
+            cands |= {full, f"{full}.{name}" if name else full}
+        elif module.startswith(("./", "../")):            # JS/TS relative import
+            p = posixpath.normpath(posixpath.join(posixpath.dirname(path), module))
+            if p == stem_path or (stem_dir is not None and p == stem_dir):
+                out.add(path)
+            continue
+        else:
+            cands |= {module, f"{module}.{name}" if name else module}
+        if target_mod and target_mod in cands:
+            out.add(path)
+    return sorted(out)
+
+
+@tool("The outline of a file or directory: definitions with signatures, line ranges and "
+      "one-line docs, without bodies. Read this before reading code; then read_region "
+      "exactly the lines you need.",
+      {"path": {"type": "string", "description": "file or directory relative to the repository root"}},
+      ["path"])
+def read_outline(ctx: Context, path: str):
+    rel = ctx.path(path)
+    try:
+        text, data, versions = render_outline(ctx.con, rel, ctx.rules)
+    except LookupError as exc:
+        raise ToolError(exc.args[0]) from None
+    if ctx.session is not None:
+        for p, sha in versions.items():
+            ctx.session.remember(("outline", p, ctx.rules.format), sha)
+    return text, data, versions
+
+
+@tool("Read lines start_line..end_line of a file (both required; take them from the outline). "
+      "Long ranges are cut at a whole line; the note at the end gives the range to request next.",
+      {"path": {"type": "string", "description": "file path relative to the repository root"},
+       "start_line": {"type": "integer", "description": "first line, 1-based"},
+       "end_line": {"type": "integer", "description": "last line, inclusive"},
+       "version": {"type": "string", "description": "optional: the source version (content hash "
+                   "prefix) your outline was based on; a mismatch is reported"}},
+      ["path", "start_line", "end_line"])
+def read_region(ctx: Context, path: str, start_line: int, end_line: int, version: str | None = None):
+    info = ctx.info(path)
+    return _region_response(ctx, info, start_line, end_line, None, version,
+                            ("region", info.path, start_line, end_line))
+
+
+@tool("The source of one definition (function, method, class...) by name: a bare name "
+      "('place_order'), a qualified one ('Order.add_item', 'shop.orders.Order') and optionally "
+      "the file it is in. Answers 'already provided' for something sent before.",
+      {"name": {"type": "string", "description": "symbol name or qualified name"},
+       "path": {"type": "string", "description": "optional file to look in"}},
+      ["name"])
+def resolve_symbol(ctx: Context, name: str, path: str | None = None):
+    name = name.strip()
+    if not name:
+        raise ToolError("error: resolve_symbol needs a non-empty name")
+    rel = ctx.path(path) if path else None
+    rows = lookup_symbols(ctx.con, name, rel)
+    if not rows:
+        where = f" in {rel}" if rel else ""
+        raise ToolError(f"error: no definition named {name!r}{where}; try read_outline or a "
+                        "qualified name")
+    if len(rows) > 1:
+        shown = rows[:15]
+        lines = [f"{name!r} is ambiguous ({len(rows)} definitions); call again with a qualified "
+                 "name or a path:"]
+        lines += [f"{q} ({k}) {p}:{_span(a, b)}" for _, p, k, q, a, b, _ in shown]
+        if len(rows) > len(shown):
+            lines.append(f"... {len(rows) - len(shown)} more")
+        return "\n".join(lines), {"candidates": [r[3] for r in rows]}, {}
+    sid, p, kind, qual, a, b, _ = rows[0]
+    info = file_info(ctx.con, p)
+    header = f"{qual} ({kind}) {p} lines {_span(a, b)}:"
+    return _region_response(ctx, info, a, b, header, None, ("symbol", sid))
+
+
+def lookup_symbols(con, name: str, path: str | None = None) -> list[tuple]:
+    """Definitions matching `name` exactly by qualname, else by name or qualname suffix;
+    definitions preferred over bare declarations (C prototypes)."""
+    where = " AND path = ?" if path else ""
+    extra = [path] if path else []
+    cols = "symbol_id, path, kind, qualname, start_line, end_line, coalesce(is_declaration, false)"
+    rows = store.run(con, f"SELECT {cols} FROM symbols WHERE kind NOT IN ('module', 'lambda') AND qualname = ?{where} "
+                          "ORDER BY path, start_line", [name, *extra])
+    if not rows:
+        rows = store.run(con, f"SELECT {cols} FROM symbols WHERE kind NOT IN ('module', 'lambda') AND "
+                              f"(name = ? OR ends_with(qualname, '.' || ?)){where} "
+                              "ORDER BY path, start_line", [name, name, *extra])
+    defs = [r for r in rows if not r[6]]
+    return defs or rows
+
+
+# ---------------------------------------------------------------- comparing rule sets
+
+@dataclass
+class Comparison:
+    tool: str
+    args: dict
+    a: Response
+    b: Response
+    rules_a: Rules
+    rules_b: Rules
+
+    @property
+    def delta(self) -> int:
+        return self.b.tokens - self.a.tokens
+
+    def _repr_html_(self) -> str:
+        diff = self.rules_a.diff(self.rules_b)
+        d = ", ".join(f"{k}: {va!r} → {vb!r}" for k, (va, vb) in diff.items()) or "identical rules"
+        cell = "<td style='vertical-align:top'><pre style='white-space:pre-wrap'>{}</pre><b>{:,} tokens</b></td>"
+        return (f"<div><code>{html.escape(self.tool)}({html.escape(repr(self.args))})</code> — "
+                f"{html.escape(d)}; Δ {self.delta:+,} tokens</div><table><tr>"
+                + cell.format(html.escape(self.a.text), self.a.tokens)
+                + cell.format(html.escape(self.b.text), self.b.tokens) + "</tr></table>")
+
+    def __repr__(self) -> str:
+        return f"<Comparison {self.tool}: {self.a.tokens} vs {self.b.tokens} tokens ({self.delta:+})>"
+
+
+def compare(wb, name: str, args: dict, rules_a: Rules, rules_b: Rules) -> Comparison:
+    """The same tool call under two rule sets (no session: each stands alone)."""
+    return Comparison(name, dict(args), call(wb, name, args, rules=rules_a),
+                      call(wb, name, args, rules=rules_b), rules_a, rules_b)
+
+
+# Tools living in their own modules register themselves on import.
+from . import repo_overview as _repo_overview  # noqa: E402,F401
+from . import repo_map as _repo_map  # noqa: E402,F401
+from . import graph_tools as _graph_tools  # noqa: E402,F401
