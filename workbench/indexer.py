@@ -28,6 +28,7 @@ class IndexReport:
     seconds: float = 0.0
     scan_summary: str = ""
     by_status: dict = field(default_factory=dict)
+    changed_paths: list = field(default_factory=list)   # added, changed and removed paths
 
     def __str__(self) -> str:
         st = ", ".join(f"{k} {v}" for k, v in sorted(self.by_status.items()))
@@ -135,6 +136,8 @@ def index(root: str | os.PathLike, db: str | None = None, *, jobs: int | None = 
         con = store.connect(db)
     try:
         report = _index_into(con, root, db, scanned, jobs, progress)
+        from .resolve import resolve_edges
+        resolve_edges(con, report.changed_paths)        # cross-file resolution (issue 3)
         store.set_meta(con, root=root, schema_version=str(store.SCHEMA_VERSION),
                        exclude=list(exclude), max_bytes=str(max_bytes),
                        indexed_at=time.strftime("%Y-%m-%dT%H:%M:%S"))
@@ -192,6 +195,7 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool) -> 
     report.added = sum(1 for r in fresh if r.path not in known)
     report.removed = len(removed)
     report.parsed = sum(1 for r in fresh if r.rows is not None)
+    report.changed_paths = sorted([r.path for r in fresh] + removed)
 
     stale_ids = [known[p][0] for p in removed] + [known[r.path][0] for r in fresh if r.path in known]
     store.run(con, "BEGIN TRANSACTION")
@@ -201,6 +205,7 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool) -> 
                         [stale_ids])
             store.run(con, "DELETE FROM edges WHERE path IN (SELECT f.path FROM files f JOIN _stale USING (file_id))")
             store.run(con, "DELETE FROM imports WHERE file_id IN (SELECT file_id FROM _stale)")
+            store.run(con, "DELETE FROM bindings WHERE file_id IN (SELECT file_id FROM _stale)")
             store.run(con, "DELETE FROM symbols WHERE file_id IN (SELECT file_id FROM _stale)")
             store.run(con, "DELETE FROM files WHERE file_id IN (SELECT file_id FROM _stale)")
             store.run(con, "DROP TABLE _stale")
@@ -229,6 +234,7 @@ def _insert_results(con, results: list[_Result]) -> None:
     S = {c: [] for c in store.SYMBOL_COLS}
     E = {c: [] for c in store.EDGE_COLS}
     I = {c: [] for c in store.IMPORT_COLS}
+    B = {c: [] for c in store.BINDING_COLS}
     for r in results:
         spec = SPECS.get(r.language) if r.language else None
         rows = r.rows
@@ -261,8 +267,13 @@ def _insert_results(con, results: list[_Result]) -> None:
                 for c, v in zip(store.IMPORT_COLS, (fid, r.path, base + src, module, name, alias,
                                                     line, None)):
                     I[c].append(v)
+            for src, kind, name, value, vtype, vlocal, line in rows.bindings:
+                for c, v in zip(store.BINDING_COLS, (fid, r.path, base + src, kind, name, value, vtype,
+                                                     None if vlocal is None else base + vlocal, line)):
+                    B[c].append(v)
         fid += 1
     store.insert_columns(con, "files", F)
     store.insert_columns(con, "symbols", S)
     store.insert_columns(con, "edges", E)
     store.insert_columns(con, "imports", I)
+    store.insert_columns(con, "bindings", B)

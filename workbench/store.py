@@ -69,6 +69,17 @@ CREATE TABLE IF NOT EXISTS imports (
     line INTEGER,
     resolved_path VARCHAR
 );
+CREATE TABLE IF NOT EXISTS bindings (  -- call-graph facts for resolve.py (docs/schema.md)
+    file_id BIGINT NOT NULL,
+    path VARCHAR NOT NULL,
+    src_id BIGINT,                    -- enclosing symbol
+    kind VARCHAR NOT NULL,            -- assign | element | iter | with | return | yield | arg | export ...
+    name VARCHAR,                     -- the name bound; `callee#slot` for kind = 'arg'
+    value VARCHAR,                    -- the value expression as written
+    value_type VARCHAR,               -- its tree-sitter node type
+    value_id BIGINT,                  -- the symbol the value defines (a lambda), if any
+    line INTEGER
+);
 """
 
 FILE_COLS = ("file_id", "path", "language", "size_bytes", "line_count", "sha256", "mtime",
@@ -79,6 +90,7 @@ SYMBOL_COLS = ("symbol_id", "file_id", "path", "language", "kind", "name", "qual
 EDGE_COLS = ("edge_id", "src_id", "kind", "dst_name", "dst_id", "dst_qualname", "path", "line",
              "resolution", "candidates")
 IMPORT_COLS = ("file_id", "path", "src_id", "module", "name", "alias", "line", "resolved_path")
+BINDING_COLS = ("file_id", "path", "src_id", "kind", "name", "value", "value_type", "value_id", "line")
 
 _TYPES = {
     "files": pa.schema([("file_id", pa.int64()), ("path", pa.string()), ("language", pa.string()),
@@ -101,6 +113,9 @@ _TYPES = {
     "imports": pa.schema([("file_id", pa.int64()), ("path", pa.string()), ("src_id", pa.int64()),
                           ("module", pa.string()), ("name", pa.string()), ("alias", pa.string()),
                           ("line", pa.int32()), ("resolved_path", pa.string())]),
+    "bindings": pa.schema([("file_id", pa.int64()), ("path", pa.string()), ("src_id", pa.int64()),
+                           ("kind", pa.string()), ("name", pa.string()), ("value", pa.string()),
+                           ("value_type", pa.string()), ("value_id", pa.int64()), ("line", pa.int32())]),
 }
 
 

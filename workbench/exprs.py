@@ -1,0 +1,252 @@
+"""Tiny, language-light readers of expressions *as written* (callee texts, binding values).
+
+The resolver never re-parses files; what it knows about an expression is the text the
+extractor stored (`edges.dst_name`, `bindings.value`). These helpers cut such a text into
+a postfix chain (``a.b(x)[0].c`` -> name, attr, call, index, attr), split alternatives
+(``a or b``, ``c ? a : b``) and list literals (``[f, g]``, ``{"k": f}``). Strings and
+brackets are respected; anything else yields ``None`` ("not a simple chain").
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+_IDENT = re.compile(r"[^\W\d][\w$]*|\$[\w$]*", re.UNICODE)
+_OPEN = "([{"
+_CLOSE = ")]}"
+_PREFIXES = ("await ", "yield from ", "yield ", "new ", "return ", "void ", "typeof ", "go ",
+             "defer ", "...", "*", "&")
+
+
+def skip_string(s: str, i: int) -> int:
+    """Index just after the string literal starting at `s[i]` (a quote), or -1."""
+    q = s[i]
+    if q in "\"'" and s.startswith(q * 3, i):
+        end = s.find(q * 3, i + 3)
+        return -1 if end < 0 else end + 3
+    j, n = i + 1, len(s)
+    while j < n:
+        c = s[j]
+        if c == "\\":
+            j += 2
+            continue
+        if c == q:
+            return j + 1
+        j += 1
+    return -1
+
+
+def match_bracket(s: str, i: int) -> int:
+    """Index just after the bracket closing the one at `s[i]`, or -1 (unbalanced/truncated)."""
+    depth, n = 0, len(s)
+    while i < n:
+        c = s[i]
+        if c in _OPEN:
+            depth += 1
+        elif c in _CLOSE:
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        elif c in "\"'`":
+            j = skip_string(s, i)
+            if j < 0:
+                return -1
+            i = j
+            continue
+        i += 1
+    return -1
+
+
+def split_top(s: str, seps: tuple[str, ...]) -> list[str]:
+    """Split `s` at any of `seps` occurring outside brackets and strings."""
+    parts, depth, start, i, n = [], 0, 0, 0, len(s)
+    while i < n:
+        c = s[i]
+        if c in _OPEN:
+            depth += 1
+        elif c in _CLOSE:
+            depth -= 1
+        elif c in "\"'`":
+            j = skip_string(s, i)
+            if j < 0:
+                break
+            i = j
+            continue
+        elif depth == 0:
+            for sep in seps:
+                if s.startswith(sep, i):
+                    parts.append(s[start:i])
+                    i += len(sep)
+                    start = i
+                    break
+            else:
+                i += 1
+            continue
+        i += 1
+    parts.append(s[start:])
+    return [p.strip() for p in parts if p.strip()]
+
+
+_ALT_SEPS = (" or ", " and ", " if ", " else ", "||", "&&", "??", " ? ", " : ")
+
+
+@lru_cache(maxsize=65536)
+def alternatives(text: str) -> tuple[str, ...]:
+    """The operands a value may come from: ``a or b`` -> (a, b); ``x if c else y`` -> (x, c, y)."""
+    if " " not in text and "|" not in text and "&" not in text and "?" not in text:
+        return (text.strip(),)
+    parts = split_top(text, _ALT_SEPS)
+    return tuple(parts) if len(parts) > 1 else (text.strip(),)
+
+
+@lru_cache(maxsize=65536)
+def literal_items(text: str) -> tuple[str, ...] | None:
+    """Values of a list/tuple/set/dict/object literal written as text; None if not one."""
+    s = text.strip()
+    if len(s) < 2 or s[0] not in "[({" or match_bracket(s, 0) != len(s):
+        return None
+    out = []
+    for part in split_top(s[1:-1], (",",)):
+        if part.startswith(("**", "...")):
+            continue
+        kv = split_top(part, (":",))
+        v = kv[-1] if len(kv) == 2 else part
+        if v.startswith("*"):
+            continue
+        out.append(v)
+    return tuple(out)
+
+
+@lru_cache(maxsize=65536)
+def literal_pairs(text: str) -> tuple[tuple[str, str], ...] | None:
+    """``{a, b: c}`` -> (("a", "a"), ("b", "c")): keys and values of an object literal."""
+    s = text.strip()
+    if len(s) < 2 or s[0] != "{" or match_bracket(s, 0) != len(s):
+        return None
+    out = []
+    for part in split_top(s[1:-1], (",",)):
+        kv = split_top(part, (":",))
+        if len(kv) == 2:
+            k = kv[0].strip("\"'` ")
+            out.append((k, kv[1]))
+        elif _IDENT.fullmatch(part):
+            out.append((part, part))
+    return tuple(out)
+
+
+@lru_cache(maxsize=131072)
+def parse_chain(text: str) -> tuple[tuple, bool] | None:
+    """``a.b(x)[0].c`` -> ((("name","a"),("attr","b"),("call","x"),("index","0"),("attr","c")), new).
+
+    `new` tells the chain was written `new X(...)` (or Go `&X{...}`, a composite literal).
+    A parenthesised head becomes ("paren", inner). Returns None for anything else.
+    """
+    s = text.strip()
+    new = False
+    changed = True
+    while changed:
+        changed = False
+        for p in _PREFIXES:
+            if s.startswith(p):
+                if p == "new ":
+                    new = True
+                s = s[len(p):].lstrip()
+                changed = True
+    n = len(s)
+    if not n:
+        return None
+    steps: list[tuple] = []
+    q = 0
+    while q < 2 and q < n and s[q] in "rRbBuUfF":
+        q += 1
+    if q < n and s[q] in "\"'`" and (q == 0 or s[q] != "`"):
+        j = skip_string(s, q)
+        if j < 0:
+            return None
+        steps.append(("str", s[:j]))
+        i = j
+    elif s[0] == "(":
+        j = match_bracket(s, 0)
+        if j < 0:
+            return None
+        steps.append(("paren", s[1:j - 1]))
+        i = j
+    else:
+        m = _IDENT.match(s)
+        if not m:
+            return None
+        steps.append(("name", m.group()))
+        i = m.end()
+    while i < n:
+        c = s[i]
+        if c == "." or s.startswith("?.", i) or s.startswith("::", i) or s.startswith("->", i):
+            i += 1 if c == "." else 2
+            while i < n and s[i] == " ":
+                i += 1
+            if i < n and s[i] in "([":
+                continue
+            m = _IDENT.match(s, i)
+            if not m:
+                return None
+            steps.append(("attr", m.group()))
+            i = m.end()
+        elif c == "(":
+            j = match_bracket(s, i)
+            if j < 0:
+                return None
+            steps.append(("call", s[i + 1:j - 1]))
+            i = j
+        elif c == "[":
+            j = match_bracket(s, i)
+            if j < 0:
+                return None
+            steps.append(("index", s[i + 1:j - 1]))
+            i = j
+        elif c == "{":                  # Go / Rust composite literal `T{...}`
+            j = match_bracket(s, i)
+            if j < 0:
+                return None
+            steps.append(("call", ""))
+            new = True
+            i = j
+        elif c == "!" and not s.startswith("!=", i):
+            i += 1                      # TypeScript non-null assertion
+        elif c == "<":                  # generic arguments `f<T>(...)`
+            depth, j = 0, i
+            while j < n:
+                if s[j] == "<":
+                    depth += 1
+                elif s[j] == ">":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                elif s[j] in "();=":
+                    return None
+                j += 1
+            if j >= n:
+                return None
+            i = j + 1
+        elif c == " " or c == "\t":
+            i += 1
+        else:
+            return None
+    if new and steps[-1][0] != "call":
+        steps.append(("call", ""))
+    return tuple(steps), new
+
+
+def first_arg(args: str) -> str | None:
+    parts = split_top(args, (",",))
+    return parts[0] if parts else None
+
+
+def positional_args(args: str) -> list[str]:
+    return [p for p in split_top(args, (",",)) if "=" not in split_top(p, ("==",))[0] or p.startswith(("(", "["))]
+
+
+def string_value(text: str) -> str | None:
+    """The content of a plain string literal (`"name"` / `'name'`), else None."""
+    s = text.strip()
+    if len(s) >= 2 and s[0] == s[-1] and s[0] in "\"'`" and s[0] not in s[1:-1]:
+        return s[1:-1]
+    return None

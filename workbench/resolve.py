@@ -1,0 +1,2139 @@
+"""Cross-file resolution of `calls`, `imports`, `inherits` and `implements` edges (issue 3).
+
+`resolve_edges(con, changed_paths)` fills `edges.dst_id`, `dst_qualname`, `resolution`
+and `candidates`, and `imports.resolved_path`, reading only the tables (symbols, edges,
+imports, bindings): the pipeline runs one way and nothing is re-parsed.
+
+How an edge was resolved is always said (`edges.resolution`):
+
+=============  ==========================================================================
+local          a definition in the same file reached through lexical scope
+self           `self.m()` / `cls.m()` / `this.m()`: the enclosing class or a base (MRO)
+super          `super().m()` / `super.m()`: the next class in the MRO
+import         through an import of the defining module (`from m import f`, `m.f()`)
+alias          through an import under another name (`import m as n`, `from m import f as g`)
+reexport       through a module that re-exports the name (`__init__.py`, a barrel `index.ts`)
+inferred       through a value the code makes evident: `x = A(); x.m()`, `self.x = B()`,
+               a typed parameter or declaration, a function passed as an argument, ...
+name-unique    the receiver is unknown; exactly one callable of that name exists in the repo
+ambiguous      several targets are possible: `candidates` lists them (qualnames), dst_id NULL
+builtin        a builtin of the language (`len`, `print`, `console.log`, Go `append`)
+external       outside the repository, named by its import path (`os.path.join`)
+unresolved     nothing evident; dst_id NULL
+=============  ==========================================================================
+
+No edge is bound by its name alone unless it says `name-unique`. Resolution works on the
+whole set at once: the needed columns are loaded into dicts, every edge is evaluated, and
+only changed rows are written back with one `UPDATE ... FROM` over an Arrow table.
+
+Incremental runs (`changed_paths` given) re-resolve the edges of the changed files, the
+edges that pointed into them (their `dst_id` no longer exists, or a candidate vanished),
+and the edges whose target name or class hierarchy the change may affect.
+"""
+from __future__ import annotations
+
+import ast
+import builtins as _py_builtins
+import posixpath
+import re
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+import pyarrow as pa
+
+from . import store
+from .exprs import (alternatives, first_arg, literal_items, literal_pairs, parse_chain,
+                    split_top, string_value)
+
+RESOLVER_VERSION = "1"
+RESOLUTIONS = ("local", "self", "super", "import", "alias", "reexport", "inferred",
+               "name-unique", "ambiguous", "builtin", "external", "unresolved")
+RESOLVED_KINDS = ("calls", "imports", "inherits", "implements")
+MAX_CANDIDATES = 25
+
+FAMILY = {"python": "python", "javascript": "ecma", "typescript": "ecma", "tsx": "ecma",
+          "java": "java", "go": "go"}
+NS_KINDS = frozenset({"module", "function", "method", "class", "lambda", "interface", "struct",
+                      "enum", "trait", "impl", "namespace", "record", "constructor", "object"})
+CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "trait", "record", "object"})
+FUNC_KINDS = frozenset({"function", "method", "lambda", "constructor"})
+CALLABLE_KINDS = frozenset({"function", "method", "constructor", "class", "struct", "record"})
+VALUE_KINDS = frozenset({"variable", "field", "constant", "property"})
+
+PY_BUILTINS = frozenset(dir(_py_builtins))
+PY_BUILTIN_TYPES = frozenset(n for n in PY_BUILTINS if isinstance(getattr(_py_builtins, n), type))
+PY_LITERAL_TYPES = {"list": "list", "list_comprehension": "list", "dictionary": "dict",
+                    "dictionary_comprehension": "dict", "set": "set", "set_comprehension": "set",
+                    "tuple": "tuple", "string": "str", "concatenated_string": "str",
+                    "integer": "int", "float": "float", "true": "bool", "false": "bool",
+                    "array": "Array", "object": "Object", "template_string": "String",
+                    "number": "Number", "interpreted_string_literal": "string",
+                    "raw_string_literal": "string", "int_literal": "int"}
+PY_VALUE_DECORATORS = frozenset({"property", "staticmethod", "classmethod", "cached_property",
+                                 "functools.cached_property", "abstractmethod", "abc.abstractmethod",
+                                 "functools.wraps", "wraps", "dataclass", "dataclasses.dataclass",
+                                 "functools.total_ordering", "total_ordering", "overload",
+                                 "typing.overload", "override", "typing.override", "final",
+                                 "functools.lru_cache", "lru_cache", "functools.cache", "cache",
+                                 "contextlib.contextmanager", "contextmanager"})
+ECMA_GLOBALS = frozenset("""console Math JSON Object Array Promise Date Number String Boolean Symbol
+    Map Set WeakMap WeakSet Error TypeError RangeError SyntaxError ReferenceError RegExp parseInt
+    parseFloat isNaN isFinite setTimeout clearTimeout setInterval clearInterval setImmediate fetch
+    require process Buffer document window globalThis encodeURIComponent decodeURIComponent
+    encodeURI decodeURI structuredClone queueMicrotask Reflect Proxy BigInt Intl URL
+    URLSearchParams AbortController TextEncoder TextDecoder alert atob btoa crypto performance
+    navigator localStorage sessionStorage module exports __dirname __filename Function
+    ArrayBuffer Uint8Array Int32Array Float64Array DataView Atomics WebAssembly eval
+    Headers Request Response FormData Blob File Event EventTarget CustomEvent""".split())
+GO_BUILTINS = frozenset("""append cap clear close complex copy delete imag len make max min new
+    panic print println real recover string int int8 int16 int32 int64 uint uint8 uint16
+    uint32 uint64 uintptr float32 float64 byte rune bool error any complex64 complex128""".split())
+JAVA_LANG = frozenset("""String Integer Long Double Float Short Byte Character Boolean Math System
+    Object Thread Runtime StringBuilder StringBuffer Exception RuntimeException Error
+    IllegalArgumentException IllegalStateException NullPointerException Iterable Comparable
+    Number Enum Class Void Record CharSequence AutoCloseable Override Deprecated
+    UnsupportedOperationException IndexOutOfBoundsException ArithmeticException
+    ClassCastException InterruptedException Cloneable Runnable SuppressWarnings
+    FunctionalInterface SafeVarargs StrictMath Process ProcessBuilder""".split())
+_CONTAINER_METHODS = frozenset({"get", "pop", "setdefault", "values", "copy", "__getitem__",
+                                "find", "at", "shift", "__iter__"})
+ECMA_EXTS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts")
+
+# A value the evaluator tracks (plain tuples, hashable):
+#   ("s", id)     a symbol: function, method, class, module, lambda
+#   ("b", id)     a method reached through an instance (its first parameter is implicit)
+#   ("i", id)     an instance of the class `id`
+#   ("x", name)   something outside the repository, by dotted import path
+#   ("xi", name)  what calling that external thing returned
+#   ("B", name)   a builtin (`len`, `list.append`)
+#   ("Bi", name)  an instance of a builtin type (`list`, `str`, `Array`)
+#   ("c", scope, name)  the elements of a container named `name` in `scope` ("<yield>": yields)
+#   ("L", scope, text)  the elements of a literal written `text` in `scope`
+#   ("S", cls, inst)    `super()` inside class `cls`
+#   ("m", id)     an ES / CommonJS module object as a value (`import * as ns`, `require`)
+
+
+@dataclass
+class ResolveStats:
+    edges: int = 0                  # edges evaluated
+    updated: int = 0                # rows written back
+    files: int = 0                  # source files whose edges were evaluated
+    full: bool = True
+    seconds: float = 0.0
+    by_resolution: dict = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        kinds = ", ".join(f"{k} {v}" for k, v in sorted(self.by_resolution.items(), key=lambda kv: -kv[1]))
+        return (f"resolved {self.edges} edges of {self.files} files "
+                f"({'full' if self.full else 'incremental'}) in {self.seconds:.2f}s, "
+                f"{self.updated} rows updated: {kinds}")
+
+
+def _cols(con, sql: str, params=None) -> dict[str, list]:
+    tbl = con.sql(sql, params=params).to_arrow_table() if params is not None else con.sql(sql).to_arrow_table()
+    return {name: tbl.column(name).to_pylist() for name in tbl.column_names}
+
+
+# ====================================================================== the model
+
+class Model:
+    """Everything resolution needs, loaded once: symbols, modules, imports, bindings."""
+
+    def __init__(self, con, bulk_bindings: bool = True):
+        self.con = con
+        f = _cols(con, "SELECT file_id, path, language, module FROM files WHERE status <> 'skipped'")
+        self.file_lang = dict(zip(f["path"], f["language"]))
+        self.paths = set(f["path"])
+        s = _cols(con, """SELECT symbol_id, path, language, kind, name, qualname, parent_id, signature,
+                                 decorators, start_line FROM symbols ORDER BY symbol_id""")
+        self.kind = dict(zip(s["symbol_id"], s["kind"]))
+        self.name = dict(zip(s["symbol_id"], s["name"]))
+        self.qual = dict(zip(s["symbol_id"], s["qualname"]))
+        self.parent = dict(zip(s["symbol_id"], s["parent_id"]))
+        self.path = dict(zip(s["symbol_id"], s["path"]))
+        self.lang = dict(zip(s["symbol_id"], s["language"]))
+        self.sig = dict(zip(s["symbol_id"], s["signature"]))
+        self.decos = {i: d for i, d in zip(s["symbol_id"], s["decorators"]) if d}
+        self.line = dict(zip(s["symbol_id"], s["start_line"]))
+        self.fam = {i: FAMILY.get(lang, lang) for i, lang in zip(s["symbol_id"], s["language"])}
+        self.static = set()                 # @staticmethod
+        self.classmeth = set()              # @classmethod
+        self.prop = set()                   # @property and friends
+        for i, decos in self.decos.items():
+            for d in decos:
+                if d.startswith("@staticmethod"):
+                    self.static.add(i)
+                elif d.startswith("@classmethod"):
+                    self.classmeth.add(i)
+                elif d.startswith(("@property", "@functools.cached_property", "@cached_property")):
+                    self.prop.add(i)
+        self.children: dict[int, dict[str, list[int]]] = defaultdict(dict)
+        self.file_module: dict[str, int] = {}
+        self.by_name: dict[tuple[str, str], list[int]] = defaultdict(list)
+        self.by_qual: dict[str, list[int]] = defaultdict(list)
+        for i, k, n, p, path, lang, q in zip(s["symbol_id"], s["kind"], s["name"], s["parent_id"],
+                                             s["path"], s["language"], s["qualname"]):
+            if p is None:
+                if k == "module":
+                    self.file_module[path] = i
+                continue
+            self.children[p].setdefault(n, []).append(i)
+            self.by_qual[q].append(i)
+            if k in CALLABLE_KINDS:
+                self.by_name[(FAMILY.get(lang, lang), n)].append(i)
+        # modules by dotted name (Python, Java packages) and ES module files
+        self.py_modules: dict[str, int] = {}
+        self.py_module_alias: dict[str, int | None] = {}
+        py_dirs_with_init = set()
+        for path, lang in self.file_lang.items():
+            if lang == "python" and posixpath.basename(path).startswith("__init__."):
+                py_dirs_with_init.add(posixpath.dirname(path))
+        for path, mid in self.file_module.items():
+            lang = self.file_lang.get(path)
+            if lang == "python":
+                q = self.qual[mid]
+                if q not in self.py_modules or path.endswith(".py"):
+                    self.py_modules[q] = mid
+                parts = q.split(".")
+                d = posixpath.dirname(path)
+                dirs = []
+                while d:
+                    dirs.append(d)
+                    d = posixpath.dirname(d)
+                dirs.reverse()          # outermost first
+                # importable as parts[k:] when the directories below the root are packages
+                for k in range(1, len(parts)):
+                    if not all(x in py_dirs_with_init for x in dirs[k:]):
+                        continue
+                    if dirs[k - 1] in py_dirs_with_init and k - 1 >= 0 and all(
+                            x in py_dirs_with_init for x in dirs[k - 1:]):
+                        continue        # parent is a package too: not a source root
+                    alias = ".".join(parts[k:])
+                    if alias in self.py_module_alias and self.py_module_alias[alias] != mid:
+                        self.py_module_alias[alias] = None
+                    else:
+                        self.py_module_alias[alias] = mid
+        self.ecma_files = {p for p, lang in self.file_lang.items() if FAMILY.get(lang) == "ecma"}
+        self.java_packages: dict[str, list[int]] = defaultdict(list)   # package -> module ids
+        self.go_dirs: dict[str, list[int]] = defaultdict(list)         # directory -> module ids
+        for path, mid in self.file_module.items():
+            lang = self.file_lang.get(path)
+            if lang == "java":
+                self.java_packages[self._java_package(mid)].append(mid)
+            elif lang == "go":
+                self.go_dirs[posixpath.dirname(path)].append(mid)
+        self.go_module_prefix = self._go_module_prefix()
+        # imports
+        imp = _cols(con, """SELECT rowid AS rid, path, src_id, module, name, alias, line, resolved_path
+                            FROM imports""")
+        self.imports = [dict(zip(imp.keys(), row)) for row in zip(*imp.values())] if imp else []
+        self.imports_by_scope: dict[int, dict[str, list[dict]]] = defaultdict(dict)
+        self.star_imports: dict[int, list[dict]] = defaultdict(list)
+        for row in self.imports:
+            lang = self.file_lang.get(row["path"])
+            fam = FAMILY.get(lang, lang)
+            row["family"] = fam
+            scope = self.ns(row["src_id"]) if row["src_id"] is not None else self.file_module.get(row["path"])
+            row["scope"] = scope
+            for bound in self._bound_names(row, fam):
+                if bound == "*":
+                    self.star_imports[scope].append(row)
+                else:
+                    self.imports_by_scope[scope].setdefault(bound, []).append(row)
+        # inherits / implements (all of them: MRO crosses files)
+        inh = _cols(con, """SELECT src_id, dst_name, kind FROM edges
+                            WHERE kind IN ('inherits', 'implements') ORDER BY edge_id""")
+        self.bases_written: dict[int, list[str]] = defaultdict(list)
+        self.subclasses_written: dict[str, list[int]] = defaultdict(list)
+        for src, dst, k in zip(inh["src_id"], inh["dst_name"], inh["kind"]):
+            self.bases_written[src].append(dst)
+            self.subclasses_written[dst.rsplit(".", 1)[-1]].append(src)
+        # bindings: by scope, loaded per file on demand (or all at once)
+        self._bind_loaded: set[str] = set()
+        self.binds: dict[int, dict[str, list[tuple]]] = defaultdict(dict)   # scope -> name -> rows
+        self.returns: dict[int, list[tuple]] = defaultdict(list)            # scope -> rows
+        self.yields: dict[int, list[tuple]] = defaultdict(list)
+        self.elements: dict[int, dict[str, list[tuple]]] = defaultdict(dict)
+        self.attr_binds: dict[int, list[tuple]] = defaultdict(list)         # scope -> (target, row)
+        self.exports: dict[int, dict[str, list[tuple]]] = defaultdict(dict)  # module -> name -> rows
+        self.args_by_callee: dict[str, list[tuple]] | None = None
+        if bulk_bindings:
+            self._load_bindings(None)
+
+    # ------------------------------------------------------------ small helpers
+    def ns(self, sid: int | None) -> int | None:
+        """The namespace a symbol's code runs in: itself, or its nearest namespace ancestor."""
+        k = self.kind
+        while sid is not None and k.get(sid) not in NS_KINDS:
+            sid = self.parent.get(sid)
+        return sid
+
+    def family(self, sid: int) -> str:
+        return self.fam.get(sid)
+
+    def module_of(self, sid: int) -> int | None:
+        return self.file_module.get(self.path.get(sid))
+
+    def enclosing_class(self, sid: int | None) -> int | None:
+        while sid is not None:
+            if self.kind.get(sid) in CLASS_KINDS:
+                return sid
+            sid = self.parent.get(sid)
+        return None
+
+    def _java_package(self, mid: int) -> str:
+        q = self.qual[mid]
+        for kids in self.children.get(mid, {}).values():
+            for c in kids:
+                cq = self.qual[c]
+                n = self.name[c]
+                if cq.endswith("." + n):
+                    return cq[: -len(n) - 1]
+                return ""
+        return q.rsplit(".", 1)[0] if "." in q else ""
+
+    def _go_module_prefix(self) -> str | None:
+        try:
+            rows = store.run(self.con, "SELECT value FROM meta WHERE key = 'root'")
+            if not rows:
+                return None
+            import os
+            root = rows[0][0]
+            for cand in ("go.mod",) + tuple(sorted(p for p in self.paths if p.endswith("/go.mod"))):
+                fp = os.path.join(root, cand)
+                if os.path.exists(fp):
+                    with open(fp, encoding="utf-8", errors="replace") as fh:
+                        for line in fh:
+                            if line.startswith("module "):
+                                return line.split()[1].strip()
+        except Exception:
+            return None
+        return None
+
+    @staticmethod
+    def _bound_names(row: dict, fam: str) -> list[str]:
+        mod, name, alias = row["module"], row["name"], row["alias"]
+        if fam == "python":
+            if name == "*":
+                return ["*"]
+            if name:
+                return [alias or name.split(".")[-1]]
+            if alias:
+                return [alias]
+            return [(mod or "").lstrip(".").split(".")[0]] if mod else []
+        if fam == "ecma":
+            if name == "*" and not alias:
+                return ["*"]
+            if alias:
+                return [alias]
+            if name and name not in ("default", "*"):
+                return [name]
+            return []
+        if fam == "java":
+            target = mod or ""
+            if name:
+                target = f"{target}.{name}" if target else name
+            last = target.rsplit(".", 1)[-1]
+            return ["*"] if last == "*" else [alias or last]
+        if fam == "go":
+            if alias in ("_",):
+                return []
+            if alias == ".":
+                return ["*"]
+            return [alias or (mod or "").rstrip("/").rsplit("/", 1)[-1]]
+        return [alias or name or (mod or "").rsplit(".", 1)[-1]]
+
+    # ------------------------------------------------------------ bindings
+    def ensure_bindings(self, path: str | None) -> None:
+        if path is None or path in self._bind_loaded or self.args_by_callee is not None and not self._bind_loaded:
+            return
+        self._load_bindings(path)
+
+    def _load_bindings(self, path: str | None) -> None:
+        if path is None:
+            rows = _cols(self.con, """SELECT path, src_id, kind, name, value, value_type, value_id, line
+                                      FROM bindings ORDER BY path, line""")
+            self._bind_loaded = set(self.paths)
+            self.args_by_callee = defaultdict(list)
+        else:
+            rows = _cols(self.con, """SELECT path, src_id, kind, name, value, value_type, value_id, line
+                                      FROM bindings WHERE path = ? ORDER BY line""", [path])
+            self._bind_loaded.add(path)
+        if not rows:
+            return
+        for path_, src, kind, name, value, vtype, vid, line in zip(
+                rows["path"], rows["src_id"], rows["kind"], rows["name"], rows["value"],
+                rows["value_type"], rows["value_id"], rows["line"]):
+            scope = self.ns(src)
+            if scope is None:
+                continue
+            row = (scope, kind, name, value, vtype, vid, line)
+            if kind in ("assign", "iter", "with", "declare", "param"):
+                if name is None:
+                    continue
+                if "." in name and kind == "assign":
+                    head, _, rest = name.partition(".")
+                    self.attr_binds[scope].append((head, rest, row))
+                    if head in ("module", "exports") and self.kind.get(scope) == "module":
+                        key = rest[len("exports."):] if rest.startswith("exports.") else rest
+                        if rest == "exports":
+                            key = "default"
+                        self.exports[scope].setdefault(key, []).append(row)
+                    continue
+                self.binds[scope].setdefault(name, []).append(row)
+            elif kind == "element":
+                if name:
+                    self.elements[scope].setdefault(name, []).append(row)
+            elif kind == "return":
+                self.returns[scope].append(row)
+            elif kind == "yield":
+                self.yields[scope].append(row)
+            elif kind == "export":
+                self.exports[scope].setdefault(name or "default", []).append(row)
+            elif kind == "arg" and self.args_by_callee is not None and name:
+                callee = name.rsplit("#", 1)[0]
+                self.args_by_callee[_last_name(callee)].append(row)
+
+    def arg_rows(self, callee_name: str) -> list[tuple]:
+        """Argument bindings of calls whose callee's last name is `callee_name`."""
+        if self.args_by_callee is not None:
+            return self.args_by_callee.get(callee_name, ())
+        cache = self.__dict__.setdefault("_arg_cache", {})
+        got = cache.get(callee_name)
+        if got is None:
+            rows = store.run(self.con, """SELECT src_id, kind, name, value, value_type, value_id, line
+                FROM bindings WHERE kind = 'arg' AND name LIKE ? ESCAPE '\\'""",
+                             ["%" + callee_name.replace("_", "\\_").replace("%", "\\%") + "#%"])
+            got = []
+            for src, kind, name, value, vtype, vid, line in rows:
+                if _last_name(name.rsplit("#", 1)[0]) == callee_name:
+                    scope = self.ns(src)
+                    if scope is not None:
+                        got.append((scope, kind, name, value, vtype, vid, line))
+            cache[callee_name] = got
+        return got
+
+
+def _last_name(callee: str) -> str:
+    ch = parse_chain(callee)
+    if ch is None:
+        return callee
+    for step in reversed(ch[0]):
+        if step[0] in ("name", "attr"):
+            return step[1]
+    return ""
+
+
+# ====================================================================== parameters
+
+_PY_DEF = re.compile(r"^\s*(?:async\s+)?def\s+[\w$]+\s*(?:\[[^\]]*\])?\s*\(")
+
+
+@dataclass
+class Param:
+    name: str
+    annotation: str | None = None
+    default: str | None = None
+    kind: str = "pos"                   # pos | kwonly | var | varkw
+
+
+def py_params(sig: str | None) -> list[Param] | None:
+    """Parameters of a Python `def`/`lambda` signature as stored in `symbols.signature`."""
+    if not sig:
+        return None
+    s = sig.strip()
+    if s.startswith("lambda"):
+        src = "def _(" + s[6:].strip().rstrip(":") + "): pass"
+    else:
+        m = _PY_DEF.match(s)
+        if not m:
+            return None
+        src = s[s.index("def"):].rstrip(":") + ": pass"
+    try:
+        fn = ast.parse(src).body[0]
+    except (SyntaxError, ValueError, IndexError):
+        inner = s[s.find("(") + 1:]
+        return [Param(n) for n in re.findall(r"(?:^|,)\s*\**([A-Za-z_]\w*)", inner)]
+    a = fn.args
+    out: list[Param] = []
+    pos = a.posonlyargs + a.args
+    defaults = [None] * (len(pos) - len(a.defaults)) + list(a.defaults)
+    for arg, d in zip(pos, defaults):
+        out.append(Param(arg.arg, ast.unparse(arg.annotation) if arg.annotation else None,
+                         ast.unparse(d) if d is not None else None))
+    if a.vararg:
+        out.append(Param(a.vararg.arg, None, None, "var"))
+    for arg, d in zip(a.kwonlyargs, a.kw_defaults):
+        out.append(Param(arg.arg, ast.unparse(arg.annotation) if arg.annotation else None,
+                         ast.unparse(d) if d is not None else None, "kwonly"))
+    if a.kwarg:
+        out.append(Param(a.kwarg.arg, None, None, "varkw"))
+    return out
+
+
+_C_PARAM = re.compile(r"([A-Za-z_$][\w$.<>\[\]]*(?:\s*[*&]+)?)\s+[*&]?([A-Za-z_$][\w$]*)\s*(?:=.*)?$")
+
+
+def typed_params(sig: str | None, family: str) -> list[Param] | None:
+    """Parameters of a TS/JS, Java or Go signature: names and declared types."""
+    if not sig:
+        return None
+    s = sig
+    if family == "go" and s.startswith("func ("):     # skip the receiver
+        j = s.find(")")
+        s = "func" + s[j + 1:]
+    i = s.find("(")
+    if i < 0:
+        return None
+    depth, j = 0, i
+    while j < len(s):
+        if s[j] in "([{<":
+            depth += 1
+        elif s[j] in ")]}>":
+            depth -= 1
+            if depth == 0:
+                break
+        j += 1
+    inner = s[i + 1:j]
+    out = []
+    pending: list[str] = []
+    for part in split_top(inner, (",",)):
+        part = part.strip()
+        if not part:
+            continue
+        if family == "ecma":
+            part = re.sub(r"^(?:public|private|protected|readonly|override)\s+", "", part)
+            nm, _, ann = part.partition(":")
+            nm = nm.split("=")[0].strip().lstrip(".").rstrip("?")
+            ann = ann.split("=")[0].strip() or None
+            default = part.split("=", 1)[1].strip() if "=" in part else None
+            if re.fullmatch(r"[A-Za-z_$][\w$]*", nm):
+                out.append(Param(nm, ann, default))
+        elif family == "go":
+            bits = part.split()
+            if len(bits) == 1:
+                pending.append(bits[0])
+            else:
+                for n in pending:
+                    out.append(Param(n, bits[-1]))
+                pending = []
+                out.append(Param(bits[0], bits[-1]))
+        else:                            # java, C-like: `final Type name`
+            part = re.sub(r"@\w+(\([^)]*\))?\s*", "", part).replace("final ", "")
+            m = _C_PARAM.search(part)
+            if m:
+                out.append(Param(m.group(2), m.group(1)))
+    return out
+
+
+def declared_type(text: str | None) -> str | None:
+    """`*pkg.Store` / `List<Foo>` / `Promise<Bar>` / `Foo[]` -> the base type name written."""
+    if not text:
+        return None
+    t = text.strip().lstrip("*&").strip()
+    t = re.sub(r"^(?:readonly|final|const)\s+", "", t)
+    m = re.match(r"(?:Promise|Optional|Observable)<(.+)>$", t)
+    if m:
+        t = m.group(1)
+    t = t.split("<", 1)[0].split("[", 1)[0].split("|", 1)[0].strip()
+    if not re.fullmatch(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*", t):
+        return None
+    return t
+
+
+# ====================================================================== the evaluator
+
+class Resolver:
+    """Evaluates callee and value texts to sets of values, per language family.
+
+    `export=True` switches on the call-graph export's semantics: a decorated function's
+    name evaluates to what its decorators return (the wrapper), not to the function.
+    """
+
+    MAX_DEPTH = 40
+
+    def __init__(self, model: Model, export: bool = False, param_flow_cap: int = 60):
+        self.m = model
+        self.export = export
+        self.param_flow_cap = param_flow_cap
+        self._memo: dict = {}
+        self._active: set = set()
+        self._mro: dict[int, list] = {}
+        self._params: dict[int, list[Param] | None] = {}
+        self._param_names: dict[int, frozenset] = {}
+        self._param_vals: dict[tuple[int, str], frozenset] = {}
+        self._class_attrs: dict[int, dict[str, list[tuple]]] = {}
+        self._deco_flows: dict[str, list[tuple]] | None = None
+        self.implicit_calls: list[tuple[int, int | str, str]] = []   # export: (scope, target, how)
+
+    # ------------------------------------------------------------ public
+    def resolve_call(self, src_id: int, text: str) -> tuple[list, str]:
+        """Targets of a call written `text` inside symbol `src_id`, and how they were found.
+
+        Targets are ("s", symbol_id) | ("x", dotted_name) | ("B", builtin_name).
+        """
+        m = self.m
+        scope = m.ns(src_id)
+        if scope is None:
+            return [], "unresolved"
+        fam = m.family(scope)
+        m.ensure_bindings(m.path.get(scope))
+        vals, how = self.eval_text(scope, text, callee=True)
+        targets = []
+        for v in vals:
+            t = self.call_target(v, fam)
+            if t is not None and t not in targets:
+                targets.append(t)
+        if any(t[0] == "s" for t in targets):
+            targets = [t for t in targets if t[0] == "s"] + [t for t in targets if t[0] != "s"]
+        return targets, how
+
+    def resolve_base(self, class_id: int, text: str) -> tuple[list, str]:
+        scope = self.m.ns(self.m.parent.get(class_id)) or self.m.module_of(class_id)
+        vals, how = self.eval_text(scope, text)
+        out = []
+        for v in vals:
+            if v[0] == "s" and self.m.kind.get(v[1]) in CLASS_KINDS:
+                out.append(v)
+            elif v[0] in ("x", "B"):
+                out.append(v)
+        return out, how
+
+    # ------------------------------------------------------------ evaluation of texts
+    def eval_text(self, scope: int, text: str, callee: bool = False, depth: int = 0):
+        key = (scope, text)
+        got = self._memo.get(key)
+        if got is not None:
+            return got
+        if key in self._active or depth > self.MAX_DEPTH:
+            return frozenset(), "unresolved"
+        self._active.add(key)
+        try:
+            res = self._eval_text(scope, text, depth)
+        finally:
+            self._active.discard(key)
+        self._memo[key] = res
+        return res
+
+    def _eval_text(self, scope: int, text: str, depth: int):
+        alts = alternatives(text)
+        if len(alts) > 1:
+            vals, hows = set(), []
+            for a in alts:
+                v, h = self.eval_text(scope, a, depth=depth + 1)
+                vals |= v
+                if v:
+                    hows.append(h)
+            return frozenset(vals), (hows[0] if len(set(hows)) == 1 else "inferred") if hows else "unresolved"
+        parsed = parse_chain(text)
+        if parsed is None:
+            items = literal_items(text)
+            if items is not None:
+                return frozenset({("L", scope, text)}), "inferred"
+            return frozenset(), "unresolved"
+        steps, new = parsed
+        return self.eval_chain(scope, steps, new, depth)
+
+    def eval_chain(self, scope: int, steps: tuple, new: bool = False, depth: int = 0):
+        m = self.m
+        fam = m.family(scope)
+        head = steps[0]
+        i = 1
+        if head[0] == "paren":
+            vals, how = self.eval_text(scope, head[1], depth=depth + 1)
+        elif head[0] == "str":
+            vals, how = frozenset({("Bi", "str" if fam == "python" else "String")}), "builtin"
+        else:
+            name = head[1]
+            if (name == "super" and fam in ("python",) and len(steps) > 1 and steps[1][0] == "call"):
+                cls = m.enclosing_class(scope)
+                args = [a.strip() for a in split_top(steps[1][1], (",",))]
+                if args and args[0]:
+                    cv, _ = self.eval_text(scope, args[0], depth=depth + 1)
+                    cls = next((v[1] for v in cv if v[0] == "s" and m.kind.get(v[1]) in CLASS_KINDS), cls)
+                vals, how = (frozenset({("S", cls, True)}) if cls else frozenset()), "super"
+                i = 2
+            elif name == "super" and fam in ("ecma", "java"):
+                cls = m.enclosing_class(scope)
+                if len(steps) > 1 and steps[1][0] == "call":      # `super(...)`: base constructor
+                    if cls is None:
+                        return frozenset(), "unresolved"
+                    init = self.ctor_of_bases(cls, fam)
+                    return (frozenset({("s", init)}) if init else frozenset()), "super"
+                vals, how = (frozenset({("S", cls, True)}) if cls else frozenset()), "super"
+            elif name == "this" and fam in ("ecma", "java"):
+                cls = m.enclosing_class(scope)
+                vals, how = (frozenset({("i", cls)}) if cls else frozenset()), "self"
+            else:
+                vals, how = self.lookup(scope, name, depth)
+                if not vals and fam == "java" and len(steps) > 1:
+                    # a fully qualified name: com.example.Foo.bar()
+                    vals, how, i = self._java_qualified(steps)
+        for step in steps[i:]:
+            if not vals:
+                return frozenset(), how
+            kind = step[0]
+            nv = set()
+            if kind == "attr":
+                for v in vals:
+                    got, via = self.member(v, step[1], depth)
+                    nv |= got
+                    if via == "reexport" and how in ("import", "alias", "local"):
+                        how = "reexport"
+                    elif via == "inferred" and how in ("local", "import", "alias", "self"):
+                        how = "inferred"
+            elif kind == "call":
+                for v in vals:
+                    nv |= self.call_result(v, step[1], scope, depth, new=new)
+                if any(v[0] not in ("s", "b") for v in nv):
+                    pass
+            elif kind == "index":
+                for v in vals:
+                    nv |= self.elements_of(v, depth)
+                if how not in ("builtin", "external"):
+                    how = "inferred"
+            vals = frozenset(nv)
+        return vals, how
+
+    # ------------------------------------------------------------ names
+    def lookup(self, scope: int, name: str, depth: int = 0):
+        """Values a bare name has in `scope` (lexical scoping of the scope's language)."""
+        m = self.m
+        fam = m.family(scope)
+        s = scope
+        first = True
+        containers = []
+        while s is not None:
+            k = m.kind.get(s)
+            if first or fam != "python" or k not in CLASS_KINDS:
+                m.ensure_bindings(m.path.get(s))
+                if name in m.elements.get(s, {}):
+                    containers.append(("c", s, name))
+                r = self.lookup_in(s, name, depth, fam, first)
+                if r is not None:
+                    if containers:
+                        return r[0] | frozenset(containers), r[1] if r[0] else "inferred"
+                    return r
+            first = False
+            s = m.ns(m.parent.get(s))
+        if containers:
+            return frozenset(containers), "inferred"
+        mod = m.module_of(scope)
+        if fam == "python":
+            if mod is not None:
+                for row in m.star_imports.get(mod, ()):
+                    got, via = self.import_member(row, name, depth)
+                    if got:
+                        return got, "reexport" if via else "import"
+            if name in ("None", "True", "False", "NotImplemented", "Ellipsis", "__debug__"):
+                return frozenset(), "builtin"
+            if name in PY_BUILTINS:
+                return frozenset({("B", name)}), "builtin"
+        elif fam == "ecma":
+            if name in ECMA_GLOBALS:
+                return frozenset({("B", name)}), "builtin"
+        elif fam == "java":
+            got = self._java_type(scope, name)
+            if got:
+                return got
+            if name in JAVA_LANG:
+                return frozenset({("B", "java.lang." + name)}), "builtin"
+        elif fam == "go":
+            got = self._go_package_member(mod, name)
+            if got:
+                return frozenset(got), "local"
+            if name in GO_BUILTINS:
+                return frozenset({("B", name)}), "builtin"
+        return frozenset(), "unresolved"
+
+    def lookup_in(self, s: int, name: str, depth: int, fam: str, first: bool):
+        """Values `name` has in scope `s` itself, or None when `s` does not bind it."""
+        m = self.m
+        vals: set = set()
+        how = None
+        defs = m.children.get(s, {}).get(name)
+        if defs:
+            for d in defs:
+                k = m.kind.get(d)
+                if k in NS_KINDS:
+                    vals |= self.def_values(d, depth)
+                    how = "local"
+        m.ensure_bindings(m.path.get(s))
+        rows = m.binds.get(s, {}).get(name)
+        if rows:
+            for row in rows:
+                vals |= self.binding_values(row, depth)
+            how = how or "inferred"
+        imps = m.imports_by_scope.get(s, {}).get(name)
+        if imps:
+            via_any, alias_any = False, False
+            for row in imps:
+                got, via = self.import_values(row, depth)
+                vals |= got
+                via_any |= via
+                alias_any |= bool(row["alias"]) and row["alias"] != (row["name"] or "").split(".")[-1]
+            if vals:
+                how = how or ("reexport" if via_any else "alias" if alias_any else "import")
+            else:
+                how = how or "unresolved"
+                return frozenset(), "unresolved"
+        if not vals and not defs and not rows and m.kind.get(s) in FUNC_KINDS:
+            pv = self.param_values(s, name, depth)
+            if pv is not None:
+                return pv
+        if not vals and fam in ("java", "ecma") and m.kind.get(s) in CLASS_KINDS and fam == "java":
+            got = self.member(("i", s), name, depth)[0]
+            if got:
+                return got, "self"
+        if how is None and not vals:
+            # a class-level field/variable symbol with no evaluable binding still binds the name
+            if defs:
+                return frozenset(), "unresolved"
+            return None
+        return frozenset(vals), how or "inferred"
+
+    def def_values(self, d: int, depth: int) -> set:
+        """The value a definition binds its name to (export mode: after its decorators)."""
+        m = self.m
+        v = {("s", d)}
+        if not self.export:
+            return v
+        decos = m.decos.get(d)
+        if not decos or m.family(d) != "python":
+            return v
+        scope = m.ns(m.parent.get(d))
+        for dec in reversed(decos):
+            text = dec.lstrip("@").strip()
+            base = text.split("(", 1)[0]
+            if base in PY_VALUE_DECORATORS or base.endswith((".setter", ".getter", ".deleter")):
+                continue
+            dv, _ = self.eval_text(scope, text, depth=depth + 1)
+            nv = set()
+            for f in dv:
+                if f[0] in ("s", "b") and m.kind.get(f[1]) in FUNC_KINDS:
+                    nv |= self.returns_of(f[1], depth + 1)
+                elif f[0] == "s" and m.kind.get(f[1]) in CLASS_KINDS:
+                    nv.add(("i", f[1]))
+                else:
+                    nv |= v                  # unknown decorator: keep the function
+            if nv:
+                v = nv
+        return v
+
+    def binding_values(self, row: tuple, depth: int) -> set:
+        scope, kind, name, value, vtype, vid, line = row
+        if vid is not None:
+            return {("s", vid)}
+        if kind == "iter":
+            vals, _ = self.eval_text(scope, value, depth=depth + 1)
+            out = set()
+            for v in vals:
+                out |= self.elements_of(v, depth + 1)
+            return out
+        if kind == "declare":                 # a declared type: `Foo x = ...`, `var x Foo`
+            t = declared_type(value)
+            if not t:
+                return set()
+            vals, _ = self.eval_text(scope, t, depth=depth + 1)
+            return {("i", v[1]) if v[0] == "s" and self.m.kind.get(v[1]) in CLASS_KINDS else
+                    ("xi", v[1]) if v[0] == "x" else v for v in vals if v[0] in ("s", "x")}
+        lt = PY_LITERAL_TYPES.get(vtype or "")
+        if lt is not None and vtype not in ("list", "tuple", "set", "dictionary", "array", "object"):
+            return {("Bi", lt)}
+        vals, _ = self.eval_text(scope, value, depth=depth + 1)
+        if kind == "with" and vals:
+            out = set()
+            for v in vals:
+                if v[0] == "i":
+                    enter = self.mro_lookup(v[1], "__enter__")
+                    if enter is not None and enter[0] == "s":
+                        out |= self.returns_of(enter[1], depth + 1)
+                        continue
+                out.add(v)
+            return out
+        if lt is not None:
+            return set(vals) | {("Bi", lt)}
+        return set(vals)
+
+    # ------------------------------------------------------------ imports
+    def import_values(self, row: dict, depth: int) -> tuple[set, bool]:
+        """(values, went-through-a-re-export) of the name an import row binds."""
+        fam = row["family"]
+        if fam == "python":
+            return self._py_import_values(row, depth)
+        if fam == "ecma":
+            return self._ecma_import_values(row, depth)
+        if fam == "java":
+            return self._java_import_values(row)
+        if fam == "go":
+            mod = self._go_import_dir(row["module"])
+            if mod is not None:
+                return {("s", mod)}, False
+            return {("x", row["module"])}, False
+        return set(), False
+
+    def import_member(self, row: dict, name: str, depth: int) -> tuple[set, bool]:
+        """`name` looked up in what a star import row brings in."""
+        fam = row["family"]
+        if fam == "python":
+            mid = self.py_module_of_row(row)
+            if mid is None:
+                return set(), False
+            if name.startswith("_"):
+                return set(), False
+            got, _ = self.module_attr(mid, name, depth + 1)
+            return got, True
+        if fam == "ecma":
+            target = self.ecma_resolve(row["path"], row["module"])
+            mid = self.m.file_module.get(target) if target else None
+            if mid is None:
+                return set(), False
+            got, _ = self.module_attr(mid, name, depth + 1)
+            return got, True
+        if fam == "java":
+            pkg = (row["module"] or "")
+            if row["name"]:
+                pkg = f"{pkg}.{row['name']}" if pkg else row["name"]
+            pkg = pkg.rsplit(".", 1)[0]
+            for mid in self.m.java_packages.get(pkg, ()):
+                for c in self.m.children.get(mid, {}).get(name, ()):
+                    return {("s", c)}, False
+            return set(), False
+        return set(), False
+
+    # -- python
+    def py_module_name(self, row: dict) -> str | None:
+        mod = row["module"] or ""
+        if not mod.startswith("."):
+            return mod
+        level = len(mod) - len(mod.lstrip("."))
+        rest = mod[level:]
+        path = row["path"]
+        mid = self.m.file_module.get(path)
+        if mid is None:
+            return None
+        pkg = self.m.qual[mid].split(".")
+        if not posixpath.basename(path).startswith("__init__."):
+            pkg = pkg[:-1]
+        if level - 1 > len(pkg):
+            return None
+        base = pkg[: len(pkg) - (level - 1)]
+        parts = base + ([rest] if rest else [])
+        return ".".join(p for p in parts if p)
+
+    def py_module(self, dotted: str | None) -> int | None:
+        if not dotted:
+            return None
+        mid = self.m.py_modules.get(dotted)
+        if mid is None:
+            mid = self.m.py_module_alias.get(dotted)
+        return mid
+
+    def py_module_of_row(self, row: dict) -> int | None:
+        return self.py_module(self.py_module_name(row))
+
+    def _py_import_values(self, row: dict, depth: int) -> tuple[set, bool]:
+        dotted = self.py_module_name(row)
+        if dotted is None:
+            return set(), False
+        name, alias = row["name"], row["alias"]
+        if name:                                   # from m import name [as alias]
+            mid = self.py_module(dotted)
+            if mid is None:
+                sub = self.py_module(f"{dotted}.{name}" if dotted else name)
+                if sub is not None:
+                    return {("s", sub)}, False
+                return ({("x", f"{dotted}.{name}")} if not (row["module"] or "").startswith(".") else set()), False
+            got, via = self.module_attr(mid, name, depth + 1)
+            return got, via
+        if alias:                                  # import a.b as c
+            mid = self.py_module(dotted)
+            return ({("s", mid)} if mid is not None else {("x", dotted)}), False
+        top = dotted.split(".")[0]                 # import a.b.c binds a
+        mid = self.py_module(top)
+        if mid is None:
+            # `import pkg.mod` where only pkg.mod is in the repo (namespace package)
+            if self.py_module(dotted) is not None:
+                return {("x", top)}, False
+            return {("x", top)}, False
+        return {("s", mid)}, False
+
+    def module_attr(self, mid: int, name: str, depth: int) -> tuple[set, bool]:
+        """`name` in module `mid`'s namespace: (values, whether a re-export was followed)."""
+        key = ("modattr", mid, name)
+        got = self._memo.get(key)
+        if got is not None:
+            return got
+        if key in self._active or depth > self.MAX_DEPTH:
+            return set(), False
+        self._active.add(key)
+        try:
+            res = self._module_attr(mid, name, depth)
+        finally:
+            self._active.discard(key)
+        self._memo[key] = res
+        return res
+
+    def _module_attr(self, mid: int, name: str, depth: int) -> tuple[set, bool]:
+        m = self.m
+        fam = m.family(mid)
+        if fam == "ecma":
+            return self._ecma_export(mid, name, depth)
+        vals: set = set()
+        for d in m.children.get(mid, {}).get(name, ()):
+            if m.kind.get(d) in NS_KINDS:
+                vals |= self.def_values(d, depth)
+        m.ensure_bindings(m.path.get(mid))
+        for row in m.binds.get(mid, {}).get(name, ()):
+            vals |= self.binding_values(row, depth + 1)
+        if name in m.elements.get(mid, {}):
+            vals.add(("c", mid, name))
+        if vals:
+            return vals, False
+        via = False
+        for row in m.imports_by_scope.get(mid, {}).get(name, ()):
+            got, _ = self.import_values(row, depth + 1)
+            vals |= got
+            via = True
+        if vals:
+            return vals, via
+        if fam == "python":
+            sub = self.py_module(f"{m.qual[mid]}.{name}")
+            if sub is not None:
+                return {("s", sub)}, False
+            for row in m.star_imports.get(mid, ()):
+                got, _ = self.import_member(row, name, depth + 1)
+                if got:
+                    return got, True
+        elif fam == "go":
+            got = self._go_package_member(mid, name)
+            if got:
+                return set(got), False
+        return set(), False
+
+    # -- ecma
+    def ecma_resolve(self, from_path: str, spec: str | None) -> str | None:
+        """The repository file an ES/CommonJS module specifier names, or None (a package)."""
+        if not spec:
+            return None
+        files = self.m.ecma_files
+        if spec.startswith((".", "/")):
+            base = posixpath.normpath(posixpath.join(posixpath.dirname(from_path), spec))
+            cands = [base]
+        else:
+            cands = [spec, "src/" + spec]
+            if spec.startswith(("@/", "~/")):
+                cands = ["src/" + spec[2:], spec[2:]]
+        for b in cands:
+            if b.endswith((".js", ".jsx", ".mjs", ".cjs")):
+                stem = b.rsplit(".", 1)[0]
+                tries = [b] + [stem + e for e in ECMA_EXTS]
+            else:
+                tries = [b] + [b + e for e in ECMA_EXTS]
+            tries += [b + "/index" + e for e in ECMA_EXTS]
+            for t in tries:
+                if t in files:
+                    return t
+        return None
+
+    def _ecma_import_values(self, row: dict, depth: int) -> tuple[set, bool]:
+        target = self.ecma_resolve(row["path"], row["module"])
+        name = row["name"]
+        mid = self.m.file_module.get(target) if target else None
+        if mid is None:
+            spec = row["module"] or ""
+            if spec.startswith("."):
+                return set(), False
+            pkg = spec
+            if name and name not in ("*", "default"):
+                return {("x", f"{pkg}.{name}")}, False
+            return {("x", pkg)}, False
+        if name is None or name == "*":            # require('m') / import * as ns
+            return {("m", mid)}, False
+        got, via = self.module_attr(mid, name, depth + 1)
+        return got, via
+
+    def _ecma_export(self, mid: int, name: str, depth: int) -> tuple[set, bool]:
+        m = self.m
+        m.ensure_bindings(m.path.get(mid))
+        vals: set = set()
+        for row in m.exports.get(mid, {}).get(name, ()):
+            vals |= self.binding_values(row, depth + 1)
+        if name == "default":
+            for kids in m.children.get(mid, {}).values():
+                for d in kids:
+                    if (m.sig.get(d) or "").startswith("export default"):
+                        vals.add(("s", d))
+            if not vals:
+                for row in m.exports.get(mid, {}).get("module.exports", ()):
+                    vals |= self.binding_values(row, depth + 1)
+            return vals, False
+        if vals:
+            return vals, False
+        for d in m.children.get(mid, {}).get(name, ()):
+            if m.kind.get(d) in NS_KINDS:
+                vals.add(("s", d))
+            else:
+                for row in m.binds.get(mid, {}).get(name, ()):
+                    vals |= self.binding_values(row, depth + 1)
+        if vals:
+            return vals, False
+        for row in m.binds.get(mid, {}).get(name, ()):
+            vals |= self.binding_values(row, depth + 1)
+        if vals:
+            return vals, False
+        # CommonJS `module.exports = { name }` / `module.exports = X` with X.name
+        for row in m.exports.get(mid, {}).get("default", ()):
+            pairs = literal_pairs(row[3] or "")
+            if pairs:
+                for k, v in pairs:
+                    if k == name:
+                        vals |= set(self.eval_text(mid, v, depth=depth + 1)[0])
+        if vals:
+            return vals, False
+        for row in m.imports_by_scope.get(mid, {}).get(name, ()):
+            got, _ = self.import_values(row, depth + 1)
+            vals |= got
+        if vals:
+            return vals, True
+        for row in m.star_imports.get(mid, ()):
+            got, _ = self.import_member(row, name, depth + 1)
+            if got:
+                return got, True
+        return set(), False
+
+    # -- java
+    def _java_import_values(self, row: dict) -> tuple[set, bool]:
+        target = row["module"] or ""
+        if row["name"]:
+            target = f"{target}.{row['name']}" if target else row["name"]
+        target = target.replace("static ", "").strip()
+        pkg, _, last = target.rpartition(".")
+        for mid in self.m.java_packages.get(pkg, ()):
+            for c in self.m.children.get(mid, {}).get(last, ()):
+                return {("s", c)}, False
+        # static import of a member: pkg.Class.member
+        ppkg, _, cls = pkg.rpartition(".")
+        for mid in self.m.java_packages.get(ppkg, ()):
+            for c in self.m.children.get(mid, {}).get(cls, ()):
+                for mm in self.m.children.get(c, {}).get(last, ()):
+                    return {("s", mm)}, False
+        if target.startswith(("java.", "javax.")):
+            return {("B", target)}, False
+        return {("x", target)}, False
+
+    def _java_type(self, scope: int, name: str):
+        m = self.m
+        mod = m.module_of(scope)
+        if mod is None:
+            return None
+        pkg = m._java_package(mod)
+        for other in m.java_packages.get(pkg, ()):
+            for c in m.children.get(other, {}).get(name, ()):
+                if m.kind.get(c) in CLASS_KINDS:
+                    return frozenset({("s", c)}), "local" if other == mod else "import"
+        for row in m.star_imports.get(mod, ()):
+            got, _ = self.import_member(row, name, 0)
+            if got:
+                return frozenset(got), "import"
+        return None
+
+    def _java_qualified(self, steps):
+        names = []
+        for k, st in enumerate(steps):
+            if st[0] not in ("name", "attr"):
+                break
+            names.append(st[1])
+            pkg = ".".join(names)
+            if k + 1 < len(steps) and steps[k + 1][0] == "attr" and pkg in self.m.java_packages:
+                cls = steps[k + 1][1]
+                for mid in self.m.java_packages[pkg]:
+                    for c in self.m.children.get(mid, {}).get(cls, ()):
+                        return frozenset({("s", c)}), "import", k + 2
+        return frozenset(), "unresolved", len(steps)
+
+    # -- go
+    def _go_import_dir(self, spec: str | None) -> int | None:
+        if not spec:
+            return None
+        pre = self.m.go_module_prefix
+        rel = None
+        if pre and (spec == pre or spec.startswith(pre + "/")):
+            rel = spec[len(pre):].lstrip("/")
+        else:
+            for d in self.m.go_dirs:
+                if spec.endswith("/" + d) or spec == d:
+                    rel = d
+                    break
+        if rel is None:
+            return None
+        mods = self.m.go_dirs.get(rel)
+        return mods[0] if mods else None
+
+    def _go_package_member(self, mid: int | None, name: str):
+        if mid is None:
+            return None
+        m = self.m
+        d = posixpath.dirname(m.path.get(mid, ""))
+        out = []
+        for other in m.go_dirs.get(d, ()):
+            if m.path[other].endswith("_test.go") and not m.path[mid].endswith("_test.go"):
+                continue
+            for c in m.children.get(other, {}).get(name, ()):
+                if m.kind.get(c) in NS_KINDS:
+                    out.append(("s", c))
+        return out or None
+
+    # ------------------------------------------------------------ members and classes
+    def member(self, v: tuple, name: str, depth: int) -> tuple[set, str | None]:
+        """Values of attribute `name` on value `v`, and a note: 'reexport' | 'inferred' | None."""
+        m = self.m
+        t = v[0]
+        if t == "s":
+            k = m.kind.get(v[1])
+            if k == "module":
+                got, via = self.module_attr(v[1], name, depth + 1)
+                return got, "reexport" if via else None
+            if k in CLASS_KINDS:
+                r = self.mro_lookup(v[1], name)
+                if r is None:
+                    return set(), None
+                if r[0] == "s" and m.kind.get(r[1]) in VALUE_KINDS:
+                    return self.field_values(r[1], depth), "inferred"
+                return {r}, None
+            if k in FUNC_KINDS and name in ("call", "apply", "bind") and m.family(v[1]) == "ecma":
+                return {v}, None
+            return set(), None
+        if t == "m":
+            got, via = self.module_attr(v[1], name, depth + 1)
+            return got, "reexport" if via else None
+        if t == "i":
+            return self.instance_member(v[1], name, depth)
+        if t == "S":
+            cls = v[1]
+            mro = self.mro(cls)
+            for base in mro[1:]:
+                if base[0] == "s":
+                    for c in m.children.get(base[1], {}).get(name, ()):
+                        if m.kind.get(c) in NS_KINDS:
+                            return {("b", c) if v[2] else ("s", c)}, None
+                elif base[0] in ("x", "B"):
+                    return {(base[0], f"{base[1]}.{name}")}, None
+            return set(), None
+        if t == "x":
+            return {("x", f"{v[1]}.{name}")}, None
+        if t == "xi":
+            last = v[1].rsplit(".", 1)[-1]
+            if last[:1].isupper():
+                return {("x", f"{v[1]}.{name}")}, None
+            return set(), None
+        if t == "B":
+            return {("B", f"{v[1]}.{name}")}, None
+        if t == "Bi":
+            return {("B", f"{v[1]}.{name}")}, None
+        if t == "b" and m.family(v[1]) == "ecma" and name in ("call", "apply", "bind"):
+            return {v}, None
+        if t in ("c", "L", "E") and name in _CONTAINER_METHODS:
+            return {("CM", v, name)}, "inferred"
+        return set(), None
+
+    def instance_member(self, cls: int, name: str, depth: int) -> tuple[set, str | None]:
+        m = self.m
+        r = self.mro_lookup(cls, name)
+        if r is not None and r[0] == "s" and m.kind.get(r[1]) in FUNC_KINDS:
+            if r[1] in m.static or r[1] in m.classmeth:
+                return {("s", r[1])}, None
+            if r[1] in m.prop:
+                return self.returns_of(r[1], depth + 1), "inferred"
+            return {("b", r[1])}, None
+        attrs = self.class_attrs(cls).get(name)
+        vals: set = set()
+        if attrs:
+            for row in attrs:
+                vals |= self.binding_values(row, depth + 1)
+        if r is not None and r[0] == "s" and m.kind.get(r[1]) in VALUE_KINDS:
+            vals |= self.field_values(r[1], depth)
+        if vals:
+            return vals, "inferred"
+        if r is not None:
+            if r[0] == "s" and m.kind.get(r[1]) in CLASS_KINDS:
+                return {r}, None
+            if r[0] in ("x", "B"):
+                return {r}, None
+        if r is None:
+            # a mixin calling what its subclasses provide: look along their MROs
+            found = self.subclass_lookup(cls, name)
+            if found:
+                return {("b", f[1]) if f[0] == "s" else f for f in found}, "inferred"
+        return set(), None
+
+    def subclass_lookup(self, cls: int, name: str) -> set:
+        """Where `name` is found along the MROs of `cls`'s subclasses (in the repo)."""
+        key = ("sub", cls, name)
+        got = self._memo.get(key)
+        if got is not None:
+            return got
+        m = self.m
+        self._memo[key] = set()
+        out: set = set()
+        seen = {cls}
+        frontier = [cls]
+        while frontier and len(seen) < 200:
+            c = frontier.pop()
+            for sub in m.subclasses_written.get(m.name[c], ()):
+                if sub in seen or ("s", c) not in self.mro(sub):
+                    continue
+                seen.add(sub)
+                frontier.append(sub)
+                r = self.mro_lookup(sub, name)
+                if r is not None and r[0] == "s" and m.kind.get(r[1]) in FUNC_KINDS:
+                    out.add(r)
+                elif r is not None and r[0] in ("x", "B"):
+                    out.add(r)
+        self._memo[key] = out
+        return out
+
+    def field_values(self, fid: int, depth: int) -> set:
+        """Values of a class-level field / module variable symbol (from bindings or its type)."""
+        m = self.m
+        owner = m.ns(m.parent.get(fid))
+        m.ensure_bindings(m.path.get(fid))
+        vals: set = set()
+        for row in m.binds.get(owner, {}).get(m.name[fid], ()):
+            vals |= self.binding_values(row, depth + 1)
+        if m.name[fid] in m.elements.get(owner, {}):
+            vals.add(("c", owner, m.name[fid]))
+        if not vals:
+            t = self._declared_field_type(fid)
+            if t:
+                tv, _ = self.eval_text(owner, t, depth=depth + 1)
+                for x in tv:
+                    if x[0] == "s" and m.kind.get(x[1]) in CLASS_KINDS:
+                        vals.add(("i", x[1]))
+                    elif x[0] == "x":
+                        vals.add(("xi", x[1]))
+        return vals
+
+    def _declared_field_type(self, fid: int) -> str | None:
+        m = self.m
+        sig = (m.sig.get(fid) or "").split("=", 1)[0].strip().rstrip(";")
+        fam = m.family(fid)
+        name = m.name[fid]
+        if fam in ("python", "ecma"):
+            if ":" in sig:
+                return declared_type(sig.split(":", 1)[1])
+            return None
+        if fam == "go":
+            bits = sig.split()
+            return declared_type(bits[-1]) if len(bits) >= 2 else None
+        bits = sig.replace(name, " ").split()
+        bits = [b for b in bits if b not in ("private", "public", "protected", "static", "final",
+                                             "readonly", "volatile", "transient")]
+        return declared_type(bits[-1]) if bits else None
+
+    def class_attrs(self, cls: int) -> dict[str, list[tuple]]:
+        """`self.x = value` bindings of a class's methods (its bases' too), by attribute."""
+        got = self._class_attrs.get(cls)
+        if got is not None:
+            return got
+        m = self.m
+        out: dict[str, list[tuple]] = defaultdict(list)
+        self._class_attrs[cls] = out
+        for base in self.mro(cls):
+            if base[0] != "s":
+                continue
+            b = base[1]
+            m.ensure_bindings(m.path.get(b))
+            stack = [b]
+            while stack:
+                s = stack.pop()
+                for kids in m.children.get(s, {}).values():
+                    for c in kids:
+                        if m.kind.get(c) in FUNC_KINDS:
+                            stack.append(c)
+                if s == b:
+                    continue
+                selfname = self.self_name(s)
+                for head, rest, row in m.attr_binds.get(s, ()):
+                    if head == selfname and "." not in rest and rest not in out:
+                        out[rest].append(row)
+                    elif head == selfname and "." not in rest:
+                        out[rest].append(row)
+        return out
+
+    def self_name(self, fn: int) -> str | None:
+        m = self.m
+        fam = m.family(fn)
+        if fam in ("ecma", "java"):
+            return "this"
+        if fam == "go":
+            sig = m.sig.get(fn) or ""
+            mm = re.match(r"func\s*\(\s*(\w+)", sig)
+            return mm.group(1) if mm else None
+        if m.kind.get(fn) != "method":
+            # nested function inside a method: closes over the method's self
+            p = m.ns(m.parent.get(fn))
+            return self.self_name(p) if p is not None and m.kind.get(p) in FUNC_KINDS else None
+        ps = self.params(fn)
+        if not ps or fn in m.static:
+            return None
+        return ps[0].name
+
+    def mro(self, cls: int) -> list[tuple]:
+        """Method resolution order: ("s", class) for repo classes, ("x"/"B", name) for others."""
+        got = self._mro.get(cls)
+        if got is not None:
+            return got
+        self._mro[cls] = [("s", cls)]            # cycle guard
+        bases = []
+        for text in self.m.bases_written.get(cls, ()):
+            vals, _ = self.resolve_base(cls, text)
+            for v in vals:
+                if v not in bases and v != ("s", cls):
+                    bases.append(v)
+            if not vals:
+                bases.append(("x", text))
+        seqs = [self.mro(b[1]) if b[0] == "s" else [b] for b in bases] + [list(bases)]
+        out = [("s", cls)]
+        seqs = [list(s) for s in seqs if s]
+        while seqs:
+            for s in seqs:
+                head = s[0]
+                if not any(head in t[1:] for t in seqs):
+                    break
+            else:                                 # inconsistent: fall back to depth-first
+                for s in seqs:
+                    for x in s:
+                        if x not in out:
+                            out.append(x)
+                break
+            out.append(head)
+            seqs = [[x for x in t if x != head] for t in seqs]
+            seqs = [t for t in seqs if t]
+        self._mro[cls] = out
+        return out
+
+    def mro_lookup(self, cls: int, name: str) -> tuple | None:
+        m = self.m
+        for base in self.mro(cls):
+            if base[0] == "s":
+                kids = m.children.get(base[1], {}).get(name)
+                if kids:
+                    fn = [c for c in kids if m.kind.get(c) in FUNC_KINDS]
+                    return ("s", (fn or kids)[-1])
+            elif base[0] in ("x", "B"):
+                return (base[0], f"{base[1]}.{name}")
+        return None
+
+    def ctor_of(self, cls: int, fam: str) -> int | None:
+        """The constructor an instantiation runs: `__init__` / `constructor` along the MRO."""
+        m = self.m
+        if fam == "python":
+            r = self.mro_lookup(cls, "__init__")
+            return r[1] if r is not None and r[0] == "s" else None
+        if fam == "ecma":
+            r = self.mro_lookup(cls, "constructor")
+            return r[1] if r is not None and r[0] == "s" else None
+        if fam == "java":
+            for c in m.children.get(cls, {}).get(m.name[cls], ()):
+                if m.kind.get(c) in FUNC_KINDS:
+                    return c
+        return None
+
+    def ctor_of_bases(self, cls: int, fam: str) -> int | None:
+        for base in self.mro(cls)[1:]:
+            if base[0] == "s":
+                c = self.ctor_of(base[1], fam)
+                if c is not None:
+                    return c
+                if fam != "python":
+                    return base[1]
+        return None
+
+    # ------------------------------------------------------------ calls
+    def call_target(self, v: tuple, fam: str):
+        """What calling value `v` runs: ("s", id) | ("x", name) | ("B", name) | None."""
+        m = self.m
+        t = v[0]
+        if t in ("s", "b"):
+            k = m.kind.get(v[1])
+            if k in FUNC_KINDS:
+                return ("s", v[1])
+            if k in CLASS_KINDS:
+                ctor = self.ctor_of(v[1], fam)
+                if ctor is not None:
+                    return ("s", ctor)
+                if self.export:
+                    return None
+                return ("s", v[1])
+            return None
+        if t == "i":
+            r = self.mro_lookup(v[1], "__call__") if fam == "python" else None
+            return ("s", r[1]) if r is not None and r[0] == "s" else None
+        if t == "m":
+            got, _ = self.module_attr(v[1], "default", 0)
+            for g in got:
+                r = self.call_target(g, fam)
+                if r is not None:
+                    return r
+            return None
+        if t in ("x", "B"):
+            return v
+        return None
+
+    def call_result(self, v: tuple, args: str, scope: int, depth: int, new: bool = False) -> set:
+        """Values a call of `v` (with `args` as written) returns."""
+        m = self.m
+        t = v[0]
+        if t in ("s", "b"):
+            k = m.kind.get(v[1])
+            if k in CLASS_KINDS:
+                return {("i", v[1])}
+            if k in FUNC_KINDS:
+                if new:
+                    cls = m.enclosing_class(v[1]) if k == "constructor" else None
+                    return {("i", cls)} if cls else set()
+                return self.returns_of(v[1], depth + 1)
+            return set()
+        if t == "m":
+            got, _ = self.module_attr(v[1], "default", depth + 1)
+            out = set()
+            for g in got:
+                out |= self.call_result(g, args, scope, depth + 1, new)
+            return out
+        if t == "i":
+            r = self.mro_lookup(v[1], "__call__")
+            if r is not None and r[0] == "s":
+                return self.returns_of(r[1], depth + 1)
+            return set()
+        if t == "CM":
+            if v[2] in ("values", "copy", "__iter__"):
+                return {v[1]}
+            return self.elements_of(v[1], depth + 1)
+        if t == "x":
+            name = v[1]
+            if name in ("functools.partial", "functools.wraps"):
+                a = first_arg(args)
+                if a and name == "functools.partial":
+                    return set(self.eval_text(scope, a, depth=depth + 1)[0])
+                return set()
+            return {("xi", name)}
+        if t == "B":
+            name = v[1]
+            if name in ("staticmethod", "classmethod", "property", "iter", "reversed", "sorted",
+                        "list", "tuple", "set", "frozenset", "next") and args:
+                a = first_arg(args)
+                inner = set(self.eval_text(scope, a, depth=depth + 1)[0]) if a else set()
+                if name in ("staticmethod", "classmethod", "property"):
+                    return inner
+                if name == "next":
+                    out = set()
+                    for x in inner:
+                        out |= self.elements_of(x, depth + 1)
+                    return out
+                tname = "list" if name in ("sorted", "reversed", "iter") else name
+                return {("Bi", tname), ("E", scope, a)}
+            if name == "getattr" and args:
+                parts = split_top(args, (",",))
+                if len(parts) >= 2:
+                    attr = string_value(parts[1])
+                    if attr:
+                        obj = set(self.eval_text(scope, parts[0], depth=depth + 1)[0])
+                        out = set()
+                        for o in obj:
+                            out |= self.member(o, attr, depth + 1)[0]
+                        return out
+                return set()
+            if name in PY_BUILTIN_TYPES or name in ECMA_GLOBALS:
+                return {("Bi", name)}
+            return set()
+        return set()
+
+    def returns_of(self, fn: int, depth: int) -> set:
+        key = ("ret", fn)
+        got = self._memo.get(key)
+        if got is not None:
+            return got
+        if key in self._active or depth > self.MAX_DEPTH:
+            return set()
+        self._active.add(key)
+        try:
+            m = self.m
+            m.ensure_bindings(m.path.get(fn))
+            out: set = set()
+            for row in m.returns.get(fn, ()):
+                vals = self.binding_values(row, depth + 1)
+                out |= vals
+            if m.yields.get(fn):
+                out.add(("c", fn, "<yield>"))
+            if not out:
+                fam = m.family(fn)
+                if fam in ("ecma", "java", "go"):
+                    t = self._declared_return(fn, fam)
+                    if t:
+                        tv, _ = self.eval_text(m.ns(m.parent.get(fn)) or fn, t, depth=depth + 1)
+                        for x in tv:
+                            if x[0] == "s" and m.kind.get(x[1]) in CLASS_KINDS:
+                                out.add(("i", x[1]))
+                elif fam == "python":
+                    sig = m.sig.get(fn) or ""
+                    if "->" in sig:
+                        t = declared_type(sig.rsplit("->", 1)[1].strip().rstrip(":").strip("'\""))
+                        if t:
+                            tv, _ = self.eval_text(m.ns(m.parent.get(fn)) or fn, t, depth=depth + 1)
+                            for x in tv:
+                                if x[0] == "s" and m.kind.get(x[1]) in CLASS_KINDS:
+                                    out.add(("i", x[1]))
+        finally:
+            self._active.discard(key)
+        self._memo[key] = out
+        return out
+
+    def _declared_return(self, fn: int, fam: str) -> str | None:
+        sig = self.m.sig.get(fn) or ""
+        if fam == "ecma":
+            i = sig.rfind(")")
+            rest = sig[i + 1:].strip() if i >= 0 else ""
+            return declared_type(rest[1:].strip()) if rest.startswith(":") else None
+        if fam == "go":
+            i = sig.rfind(")")
+            rest = sig[i + 1:].strip()
+            if rest.startswith("("):
+                rest = split_top(rest[1:-1], (",",))[0] if rest.endswith(")") else ""
+            return declared_type(rest.split()[-1] if rest else None)
+        if fam == "java":
+            head = sig.split("(", 1)[0].split()
+            return declared_type(head[-2]) if len(head) >= 2 else None
+        return None
+
+    def elements_of(self, v: tuple, depth: int) -> set:
+        m = self.m
+        t = v[0]
+        if t == "c":
+            scope, name = v[1], v[2]
+            if name == "<yield>":
+                out: set = set()
+                for row in m.yields.get(scope, ()):
+                    out |= self.binding_values(row, depth + 1)
+                return out
+            out = set()
+            for row in m.elements.get(scope, {}).get(name, ()):
+                out |= self.binding_values(row, depth + 1)
+            return out
+        if t == "L":
+            items = literal_items(v[2]) or ()
+            out = set()
+            for it in items:
+                out |= set(self.eval_text(v[1], it, depth=depth + 1)[0])
+            return out
+        if t == "E":
+            out = set()
+            for x in self.eval_text(v[1], v[2], depth=depth + 1)[0]:
+                out |= self.elements_of(x, depth + 1)
+            return out
+        if t == "i":
+            r = self.mro_lookup(v[1], "__iter__")
+            if r is not None and r[0] == "s":
+                out = set()
+                for x in self.returns_of(r[1], depth + 1):
+                    out |= self.elements_of(x, depth + 1)
+                return out
+        return set()
+
+    # ------------------------------------------------------------ parameters
+    def params(self, fn: int) -> list[Param] | None:
+        try:
+            return self._params[fn]
+        except KeyError:
+            pass
+        fam = self.m.family(fn)
+        sig = self.m.sig.get(fn)
+        ps = py_params(sig) if fam == "python" else typed_params(sig, fam)
+        self._params[fn] = ps
+        self._param_names[fn] = frozenset(p.name for p in ps) if ps else frozenset()
+        return ps
+
+    def param_values(self, fn: int, name: str, depth: int):
+        """(values, how) of parameter `name` of function `fn`, or None if it is not one."""
+        m = self.m
+        names = self._param_names.get(fn)
+        if names is None:
+            self.params(fn)
+            names = self._param_names[fn]
+        if name not in names:
+            return None
+        ps = self._params[fn]
+        idx = next((i for i, p in enumerate(ps) if p.name == name), None)
+        if idx is None:
+            return None
+        p = ps[idx]
+        fam = m.family(fn)
+        kind = m.kind.get(fn)
+        if fam == "python" and idx == 0 and kind == "method":
+            cls = m.enclosing_class(fn)
+            if cls is not None and fn not in m.static:
+                if fn in m.classmeth or m.name[fn] in (
+                        "__new__", "__init_subclass__", "__class_getitem__"):
+                    return frozenset({("s", cls)}), "self"
+                return frozenset({("i", cls)}), "self"
+        if fam == "go" and kind in ("method", "function"):
+            sig = m.sig.get(fn) or ""
+            mm = re.match(r"func\s*\(\s*(\w+)\s+\*?\s*([\w.]+)", sig)
+            if mm and mm.group(1) == name:
+                tv, _ = self.eval_text(m.module_of(fn), mm.group(2), depth=depth + 1)
+                return frozenset(("i", x[1]) for x in tv if x[0] == "s"), "self"
+        key = (fn, name)
+        got = self._param_vals.get(key)
+        if got is not None:
+            return got, "inferred"
+        if key in self._active:
+            return frozenset(), "inferred"
+        self._active.add(key)
+        try:
+            vals: set = set()
+            outer = m.ns(m.parent.get(fn)) or fn
+            if p.annotation:
+                t = declared_type(p.annotation.strip("'\""))
+                if t:
+                    tv, _ = self.eval_text(outer, t, depth=depth + 1)
+                    for x in tv:
+                        if x[0] == "s" and m.kind.get(x[1]) in CLASS_KINDS:
+                            vals.add(("i", x[1]))
+                        elif x[0] == "x":
+                            vals.add(("xi", x[1]))
+            if not vals:
+                if p.default:
+                    vals |= {v for v in self.eval_text(outer, p.default, depth=depth + 1)[0]
+                             if v[0] not in ("Bi", "L")}
+                if p.kind in ("pos", "kwonly"):
+                    vals |= self._arg_flows(fn, idx, p, depth)
+        finally:
+            self._active.discard(key)
+        res = frozenset(v for v in vals if v[0] != "Bi" or len(vals) == 1)
+        self._param_vals[key] = res
+        return res, "inferred"
+
+    def _arg_flows(self, fn: int, idx: int, p: Param, depth: int) -> set:
+        """Values passed to parameter `p` (position `idx`) of `fn` at its evident call sites."""
+        m = self.m
+        kind = m.kind.get(fn)
+        if kind == "lambda":
+            return set()
+        names = [m.name[fn]]
+        cls = m.enclosing_class(fn) if kind in ("method", "constructor") else None
+        if cls is not None and m.name[fn] in ("__init__", "constructor"):
+            names.append(m.name[cls])
+        rows = []
+        for n in names:
+            rows.extend(m.arg_rows(n))
+        rows.extend(self._decorator_flows(fn))
+        if len(rows) > self.param_flow_cap * 4:
+            return set()
+        fam = m.family(fn)
+        out: set = set()
+        checked = 0
+        for row in rows:
+            scope, _, name, value, vtype, vid, _line = row
+            callee, _, slot = name.rpartition("#")
+            if slot.isdigit():
+                pos = int(slot)
+            else:
+                if slot != p.name:
+                    continue
+                pos = None
+            checked += 1
+            if checked > self.param_flow_cap:
+                break
+            deco = callee == "<decorator>"
+            cvals, _ = self.eval_text(scope, value if deco else callee, depth=depth + 1)
+            for cv in cvals:
+                tgt = self.call_target(cv, m.family(scope))
+                if tgt != ("s", fn):
+                    continue
+                shift = 0
+                if fam == "python" and (cv[0] == "b" or (cv[0] == "s" and m.kind.get(cv[1]) in CLASS_KINDS)):
+                    shift = 1
+                if pos is not None and pos + shift != idx:
+                    continue
+                if deco:
+                    out.add(("s", vid))
+                else:
+                    out |= self.binding_values(row, depth + 1)
+        return out
+
+    def _decorator_flows(self, fn: int) -> list[tuple]:
+        """Decorator applications as argument flows: `@d` / `@f(...)` pass the decorated
+        function to `d` / to what `f(...)` returns (looked up by `d`'s or `f`'s name)."""
+        m = self.m
+        if self._deco_flows is None:
+            flows: dict[str, list[tuple]] = defaultdict(list)
+            for sid, decos in m.decos.items():
+                if m.family(sid) != "python" or m.kind.get(sid) not in FUNC_KINDS | CLASS_KINDS:
+                    continue
+                scope = m.ns(m.parent.get(sid))
+                for dec in decos:
+                    text = dec.lstrip("@").strip()
+                    base = text.split("(", 1)[0]
+                    if base in PY_VALUE_DECORATORS or base.endswith((".setter", ".getter", ".deleter")):
+                        continue
+                    row = (scope, "arg", "<decorator>#0", text, "decorator", sid, m.line.get(sid))
+                    flows[base.rsplit(".", 1)[-1]].append(row)
+            self._deco_flows = flows
+        keys = [m.name[fn]]
+        outer = m.ns(m.parent.get(fn))
+        if outer is not None and m.kind.get(outer) in FUNC_KINDS:
+            keys.append(m.name[outer])
+        cls = m.enclosing_class(fn)
+        if cls is not None and m.name[fn] == "__init__":
+            keys.append(m.name[cls])
+        out = []
+        for k in keys:
+            out.extend(self._deco_flows.get(k, ()))
+        return out
+
+
+# ====================================================================== driving
+
+def _target_row(m: Model, targets: list, how: str, fam: str, name: str, res: Resolver):
+    """(dst_id, dst_qualname, resolution, candidates) for the targets of one edge."""
+    syms = [t[1] for t in targets if t[0] == "s"]
+    others = [t for t in targets if t[0] != "s"]
+    if len(syms) == 1 and not others:
+        sid = syms[0]
+        if how in ("builtin", "external", "unresolved", "name-unique", "ambiguous"):
+            how = "inferred"
+        return sid, m.qual[sid], how, None
+    if len(targets) > 1:
+        quals = sorted({m.qual[s] for s in syms}) + sorted({t[1] for t in others})
+        if len(quals) == 1 and syms:
+            return syms[0], quals[0], how, None
+        return None, None, "ambiguous", _cap(quals)
+    if others:
+        t = others[0]
+        return None, t[1], "builtin" if t[0] == "B" else "external", None
+    return None, None, "unresolved", None
+
+
+def _cap(quals: list[str]) -> list[str]:
+    if len(quals) <= MAX_CANDIDATES:
+        return quals
+    return quals[:MAX_CANDIDATES] + [f"... {len(quals) - MAX_CANDIDATES} more"]
+
+
+def _fallback(m: Model, fam: str, text: str, src_id: int):
+    """Name-based candidates when evaluation found nothing: (dst_id, qual, resolution, cands)."""
+    parsed = parse_chain(text)
+    if parsed is None:
+        return None, None, "unresolved", None
+    steps = parsed[0]
+    last = steps[-1]
+    if last[0] not in ("name", "attr"):
+        return None, None, "unresolved", None
+    name = last[1]
+    cands = m.by_name.get((fam, name), ())
+    if last[0] == "attr":
+        cands = [c for c in cands if m.kind.get(c) in ("method", "function", "constructor", "class")]
+    else:
+        cands = [c for c in cands if m.kind.get(c) != "method" or fam == "java"]
+    if fam == "python" and last[0] == "name":
+        return None, None, "unresolved", None   # an unbound bare name: NameError, not a guess
+    if not cands:
+        return None, None, "unresolved", None
+    if len(cands) == 1:
+        return cands[0], m.qual[cands[0]], "name-unique", None
+    return None, None, "ambiguous", _cap(sorted({m.qual[c] for c in cands}))
+
+
+def _import_target_text(module: str | None, name: str | None) -> str:
+    target = module or ""
+    if name:
+        sep = "" if target.endswith(".") or not target else "."
+        target = f"{target}{sep}{name}"
+    return target[:200]
+
+
+def resolve_edges(con, changed_paths=None, *, full: bool | None = None) -> ResolveStats:
+    """Resolve calls/imports/inherits/implements edges and imports.resolved_path.
+
+    `changed_paths=None` (or a database never resolved by this version) resolves
+    everything; a list of changed/added/removed paths resolves only what they can affect;
+    an empty list does nothing.
+    """
+    t0 = time.perf_counter()
+    stats = ResolveStats()
+    version = store.get_meta(con, "resolver_version")
+    if full is None:
+        full = changed_paths is None or version != RESOLVER_VERSION
+    if not full and not changed_paths:
+        stats.full = False
+        stats.seconds = time.perf_counter() - t0
+        return stats
+    stats.full = full
+    scope_paths = None if full else _affected_paths(con, list(changed_paths))
+    model = Model(con, bulk_bindings=full or scope_paths is None or len(scope_paths) > 200)
+    res = Resolver(model)
+    if scope_paths is not None:
+        scope_paths = _expand_by_hierarchy(model, scope_paths, set(changed_paths))
+    rows, imp_rows, files = _resolve_set(con, model, res, scope_paths)
+    stats.files = files
+    stats.edges = len(rows)
+    stats.updated = _write_back(con, rows, imp_rows)
+    for r in rows:
+        stats.by_resolution[r[7]] = stats.by_resolution.get(r[7], 0) + 1
+    store.set_meta(con, resolver_version=RESOLVER_VERSION)
+    stats.seconds = time.perf_counter() - t0
+    return stats
+
+
+def _affected_paths(con, changed: list[str]) -> set[str]:
+    """Source files whose edges a change to `changed` can affect."""
+    store.run(con, "CREATE OR REPLACE TEMP TABLE _wb_changed AS SELECT unnest(?::VARCHAR[]) AS path",
+              [changed])
+    try:
+        rows = store.run(con, """
+            WITH names AS (
+                SELECT DISTINCT s.name FROM symbols s JOIN _wb_changed c USING (path)
+            ),
+            stale AS (
+                SELECT DISTINCT e.path FROM edges e
+                LEFT JOIN symbols s ON s.symbol_id = e.dst_id
+                WHERE e.dst_id IS NOT NULL AND s.symbol_id IS NULL
+            ),
+            stale_cands AS (
+                SELECT DISTINCT e.path FROM (
+                    SELECT path, unnest(candidates) AS q FROM edges
+                    WHERE candidates IS NOT NULL) e
+                WHERE NOT EXISTS (SELECT 1 FROM symbols s WHERE s.qualname = e.q)
+                  AND e.q NOT LIKE '... %'
+            ),
+            by_name AS (
+                SELECT DISTINCT e.path FROM edges e
+                WHERE e.kind IN ('calls', 'imports', 'inherits', 'implements')
+                  AND regexp_extract(e.dst_name, '([A-Za-z_$][A-Za-z0-9_$]*)[^A-Za-z0-9_$]*$', 1)
+                      IN (SELECT name FROM names)
+            ),
+            by_module AS (
+                SELECT DISTINCT i.path FROM imports i, _wb_changed c
+                WHERE i.module IS NOT NULL AND length(i.module) > 0 AND (
+                      i.resolved_path = c.path
+                   OR c.path LIKE '%' || replace(ltrim(i.module, './'), '.', '/') || '%')
+            )
+            SELECT path FROM _wb_changed
+            UNION SELECT path FROM stale
+            UNION SELECT path FROM stale_cands
+            UNION SELECT path FROM by_name
+            UNION SELECT path FROM by_module
+        """)
+    finally:
+        store.run(con, "DROP TABLE IF EXISTS _wb_changed")
+    return {r[0] for r in rows}
+
+
+def _expand_by_hierarchy(m: Model, paths: set[str], changed: set[str]) -> set[str]:
+    """Add files whose edges may reach into subclasses of classes defined in changed files
+    (an added/removed method changes MRO lookups there)."""
+    names: set[str] = set()
+    frontier = [sid for sid, p in m.path.items() if p in changed and m.kind.get(sid) in CLASS_KINDS]
+    seen = set(frontier)
+    while frontier:
+        c = frontier.pop()
+        for sub in m.subclasses_written.get(m.name[c], ()):
+            if sub not in seen:
+                seen.add(sub)
+                frontier.append(sub)
+    for c in seen:
+        names.add(m.name[c])
+        for n in m.children.get(c, {}):
+            names.add(n)
+    if not names:
+        return paths
+    rows = store.run(m.con, """
+        SELECT DISTINCT path FROM edges
+        WHERE kind = 'calls'
+          AND regexp_extract(dst_name, '([A-Za-z_$][A-Za-z0-9_$]*)[^A-Za-z0-9_$]*$', 1)
+              IN (SELECT unnest(?::VARCHAR[]))""", [sorted(names)])
+    return paths | {r[0] for r in rows}
+
+
+def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None):
+    if scope_paths is None:
+        e = _cols(con, """SELECT edge_id, src_id, kind, dst_name, path, line, dst_id, dst_qualname,
+                                 resolution, candidates FROM edges
+                          WHERE kind IN ('calls', 'imports', 'inherits', 'implements')""")
+        files = len(m.file_module)
+    else:
+        e = _cols(con, """SELECT edge_id, src_id, kind, dst_name, path, line, dst_id, dst_qualname,
+                                 resolution, candidates FROM edges
+                          WHERE kind IN ('calls', 'imports', 'inherits', 'implements')
+                            AND path IN (SELECT unnest(?::VARCHAR[]))""", [sorted(scope_paths)])
+        files = len(scope_paths)
+    out = []
+    # imports first: rows of the imports table, matched to their edges by (path, line, text)
+    imp_rows = []
+    imp_edge: dict[tuple, tuple] = {}
+    for row in m.imports:
+        if scope_paths is not None and row["path"] not in scope_paths:
+            continue
+        vals, how, rpath = _resolve_import(m, res, row)
+        imp_rows.append((row["rid"], rpath, row["resolved_path"]))
+        text = _import_target_text(row["module"], row["name"])
+        imp_edge[(row["path"], row["line"], text)] = (vals, how)
+    for eid, src, kind, dst_name, path, line, old_id, old_q, old_res, old_c in zip(
+            e["edge_id"], e["src_id"], e["kind"], e["dst_name"], e["path"], e["line"],
+            e["dst_id"], e["dst_qualname"], e["resolution"], e["candidates"]):
+        fam = m.family(src) if src in m.kind else None
+        if fam is None:
+            new = (None, None, "unresolved", None)
+        elif kind == "imports":
+            got = imp_edge.get((path, line, dst_name))
+            if got is None:
+                new = (None, None, "unresolved", None)
+            else:
+                vals, how = got
+                new = _import_edge_row(m, res, vals, how)
+        elif kind in ("inherits", "implements"):
+            vals, how = res.resolve_base(src, dst_name)
+            targets = [v for v in vals]
+            new = _target_row(m, targets, how, fam, dst_name, res)
+            if new[2] == "unresolved":
+                new = _fallback_class(m, fam, dst_name)
+        else:
+            try:
+                targets, how = res.resolve_call(src, dst_name)
+            except RecursionError:
+                targets, how = [], "unresolved"
+            if targets:
+                new = _target_row(m, targets, how, fam, dst_name, res)
+            else:
+                new = _fallback(m, fam, dst_name, src)
+        out.append((eid, old_id, old_q, old_res, old_c) + new)
+    return out, imp_rows, files
+
+
+def _fallback_class(m: Model, fam: str, text: str):
+    name = text.split("<", 1)[0].strip().rsplit(".", 1)[-1]
+    cands = [c for c in m.by_name.get((fam, name), ()) if m.kind.get(c) in CLASS_KINDS]
+    if not cands:
+        cands = [c for c in m.by_qual.get(text, ()) if m.kind.get(c) in CLASS_KINDS]
+    if len(cands) == 1:
+        return cands[0], m.qual[cands[0]], "name-unique", None
+    if len(cands) > 1:
+        return None, None, "ambiguous", _cap(sorted({m.qual[c] for c in cands}))
+    return None, None, "unresolved", None
+
+
+def _resolve_import(m: Model, res: Resolver, row: dict):
+    """(values, how, resolved_path) of one imports row."""
+    fam = row["family"]
+    rpath = None
+    how = "import"
+    if fam == "python":
+        dotted = res.py_module_name(row)
+        mid = res.py_module(dotted) if dotted is not None else None
+        if row["name"] and row["name"] != "*" and mid is not None:
+            sub = res.py_module(f"{dotted}.{row['name']}")
+            vals, via = res.module_attr(mid, row["name"], 0)
+            if not vals and sub is not None:
+                vals, via = {("s", sub)}, False
+            if sub is not None and vals == {("s", sub)}:
+                mid = sub
+            how = "reexport" if via else ("alias" if row["alias"] else "import")
+        elif row["name"] and row["name"] != "*" and dotted:
+            vals = {("x", f"{dotted}.{row['name']}")}
+        elif row["name"] == "*":
+            vals = {("s", mid)} if mid is not None else ({("x", dotted)} if dotted else set())
+        elif mid is not None or dotted:
+            full = res.py_module(dotted) if dotted else None
+            vals = {("s", full)} if full is not None else {("x", dotted)}
+            mid = full
+            how = "alias" if row["alias"] else "import"
+        else:
+            vals = set()
+        rpath = m.path.get(mid) if mid is not None else None
+    elif fam == "ecma":
+        target = res.ecma_resolve(row["path"], row["module"])
+        rpath = target
+        if row["name"] in (None, "*") or target is None:
+            mid = m.file_module.get(target) if target else None
+            vals = {("s", mid)} if mid is not None else (
+                {("x", row["module"])} if row["module"] and not row["module"].startswith(".") else set())
+        else:
+            vals, via = res.import_values(row, 0)
+            how = "reexport" if via else ("alias" if row["alias"] and row["alias"] != row["name"]
+                                          else "import")
+    elif fam == "java":
+        vals, _ = res.import_values(row, 0)
+        for v in vals:
+            if v[0] == "s":
+                rpath = m.path.get(v[1])
+    elif fam == "go":
+        mid = res._go_import_dir(row["module"])
+        vals = {("s", mid)} if mid is not None else {("x", row["module"])}
+        if mid is not None:
+            rpath = posixpath.dirname(m.path[mid]) or "."
+    else:
+        vals = set()
+    return vals, how, rpath
+
+
+def _import_edge_row(m: Model, res: Resolver, vals: set, how: str):
+    targets = []
+    for v in vals:
+        if v[0] in ("s", "b", "m"):
+            targets.append(("s", v[1]))
+        elif v[0] in ("x", "B"):
+            targets.append(v)
+        elif v[0] == "i":
+            targets.append(("s", v[1]))
+        elif v[0] == "c":
+            pass
+    if not targets:
+        return None, None, "unresolved", None
+    syms = [t for t in targets if t[0] == "s"]
+    if len(syms) == 1:
+        return syms[0][1], m.qual[syms[0][1]], how, None
+    if len(syms) > 1:
+        return None, None, "ambiguous", _cap(sorted({m.qual[t[1]] for t in syms}))
+    t = targets[0]
+    return None, t[1], "builtin" if t[0] == "B" else "external", None
+
+
+def _write_back(con, rows: list, imp_rows: list) -> int:
+    changed = [r for r in rows if (r[1], r[2], r[3], r[4] and list(r[4]) or None) !=
+               (r[5], r[6], r[7], r[8])]
+    n = 0
+    if changed:
+        tbl = pa.table({
+            "edge_id": pa.array([r[0] for r in changed], pa.int64()),
+            "dst_id": pa.array([r[5] for r in changed], pa.int64()),
+            "dst_qualname": pa.array([r[6] for r in changed], pa.string()),
+            "resolution": pa.array([r[7] for r in changed], pa.string()),
+            "candidates": pa.array([r[8] for r in changed], pa.list_(pa.string())),
+        })
+        name = f"_wb_resolved_{time.monotonic_ns()}"
+        con.register(name, tbl)
+        try:
+            store.run(con, f"""UPDATE edges SET dst_id = t.dst_id, dst_qualname = t.dst_qualname,
+                                   resolution = t.resolution, candidates = t.candidates
+                               FROM {name} t WHERE edges.edge_id = t.edge_id""")
+        finally:
+            con.unregister(name)
+        n += len(changed)
+    imp_changed = [r for r in imp_rows if r[1] != r[2]]
+    if imp_changed:
+        tbl = pa.table({"rid": pa.array([r[0] for r in imp_changed], pa.int64()),
+                        "resolved_path": pa.array([r[1] for r in imp_changed], pa.string())})
+        name = f"_wb_imports_{time.monotonic_ns()}"
+        con.register(name, tbl)
+        try:
+            store.run(con, f"""UPDATE imports SET resolved_path = t.resolved_path
+                               FROM {name} t WHERE imports.rowid = t.rid""")
+        finally:
+            con.unregister(name)
+        n += len(imp_changed)
+    return n
+
+
+__all__ = ["resolve_edges", "ResolveStats", "Model", "Resolver", "RESOLUTIONS", "py_params",
+           "typed_params"]
