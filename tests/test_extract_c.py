@@ -117,3 +117,9 @@ int apply(struct ops *o, int x) { return o->run(x) + helper()->run(x); }
     assert ex.row("src.g.Color") == ("enum", "src.g.Color", 14, 14, "enum Color", None)
     assert ex.row("src.g.ops.run") == ("field", "src.g.ops.run", 16, 16, "int (*run)(int)", None)
     assert ex.calls("src.g.apply") == ["o->run", "helper", "run"]
+
+
+def test_static_functions_are_file_local():
+    vis = {s["qualname"]: s["visibility"] for s in c(VEC).symbols}
+    assert vis["src.vec.vec_grow"] == "private"      # static: file-local
+    assert vis["src.vec.vec_push"] == "public"

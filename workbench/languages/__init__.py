@@ -50,6 +50,7 @@ class LanguageSpec:
     parse: bool = True                    # False: data formats, counted but not parsed
     strip_signature_suffix: tuple[str, ...] = ("{", ":", "=>", "=")
     trailing_comments_in_body: bool = False  # indentation grammars: trailing comments end no block
+    visibility: str = "modifiers"         # modifiers | pub (Rust) | case (Go) | static (C)
     indent_repair: bool = False           # broken files: repair ranges by indentation (indent_repair.py)
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
@@ -71,9 +72,9 @@ _add(LanguageSpec("typescript", "typescript", (".ts", ".mts", ".cts"), query="ty
 _add(LanguageSpec("tsx", "tsx", (".tsx",), query="tsx", index_stems=("index",),
                   private_prefix="#"))
 _add(LanguageSpec("java", "java", (".java",), query="java", module_naming="package"))
-_add(LanguageSpec("go", "go", (".go",), query="go", module_naming="directory"))
-_add(LanguageSpec("rust", "rust", (".rs",), query="rust", index_stems=("mod",)))
-_add(LanguageSpec("c", "c", (".c", ".h"), query="c"))
+_add(LanguageSpec("go", "go", (".go",), query="go", module_naming="directory", visibility="case"))
+_add(LanguageSpec("rust", "rust", (".rs",), query="rust", index_stems=("mod",), visibility="pub"))
+_add(LanguageSpec("c", "c", (".c", ".h"), query="c", visibility="static"))
 _add(LanguageSpec("cpp", "cpp", (".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++",
                                  ".ipp", ".tpp"), query="cpp"))
 
