@@ -114,9 +114,10 @@ def add_parsers(sub) -> None:
     s.add_argument("db")
     s.add_argument("path", nargs="?", default=".", help="repo-relative file or directory (default: .)")
     s.add_argument("--format", "-f", choices=FORMATS, default=None, help="default: markdown")
+    aliases = {"line_numbers": ["--no-lines"], "module_vars": ["--no-vars"]}
     for name, what in _FLAGS:
-        s.add_argument(f"--no-{name.replace('_', '-')}", dest=f"no_{name}", action="store_true",
-                       help=f"leave out {what}")
+        s.add_argument(f"--no-{name.replace('_', '-')}", *aliases.get(name, []), dest=f"no_{name}",
+                       action="store_true", help=f"leave out {what}")
     s.add_argument("--max-children", metavar="N", help="members shown per definition (default 40; 'none')")
     s.add_argument("--max-depth", metavar="N", help="nesting levels shown (default 3; 'none')")
     s.add_argument("--rule", action="append", metavar="NAME=VALUE", help="any Rules field (repeatable)")

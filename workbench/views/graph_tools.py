@@ -105,11 +105,11 @@ def trace_call_chain(ctx: Context, symbol: str, depth: int = 3, direction: str =
     depth = max(1, min(int(depth), 8))
     sid, path, kind, qual, a, b, _ = rows[0]
     if direction == "down":
-        sql = """SELECT e.dst_id, s.qualname, s.path, s.start_line, s.end_line, e.line
+        sql = """SELECT e.dst_id, s.qualname, s.path, s.start_line, s.end_line, e.line, s.kind
                  FROM edges e JOIN symbols s ON s.symbol_id = e.dst_id
                  WHERE e.kind = 'calls' AND e.src_id = ? ORDER BY e.line"""
     else:
-        sql = """SELECT e.src_id, s.qualname, s.path, s.start_line, s.end_line, e.line
+        sql = """SELECT e.src_id, s.qualname, s.path, s.start_line, s.end_line, e.line, s.kind
                  FROM edges e JOIN symbols s ON s.symbol_id = e.src_id
                  WHERE e.kind = 'calls' AND e.dst_id = ? ORDER BY s.path, e.line"""
     out = [f"{qual} {path}:{_span(a, b)}"]
@@ -121,7 +121,7 @@ def trace_call_chain(ctx: Context, symbol: str, depth: int = 3, direction: str =
             return
         children = store.run(ctx.con, sql, [node_id])
         done = set()
-        for cid, q, p, s1, e1, ln in children:
+        for cid, q, p, s1, e1, ln, kind in children:
             if cid in done:
                 continue
             done.add(cid)
@@ -130,6 +130,8 @@ def trace_call_chain(ctx: Context, symbol: str, depth: int = 3, direction: str =
                 out.append("  " * level + "... (output limit reached)")
                 return
             mark = " (recursive)" if cid in seen else ""
+            if kind == "module":
+                q, s1, e1 = f"{q} (module level)", ln, ln
             arrow = "->" if direction == "down" else "<-"
             out.append("  " * level + f"{arrow} {q} {p}:{_span(s1, e1)}{mark}")
             child = {"symbol": q, "path": p, "lines": [s1, e1], "children": []}

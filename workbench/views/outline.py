@@ -94,13 +94,14 @@ def _where(scope: str | None, col: str = "path") -> tuple[str, list]:
     return f"{col} = ?", [scope]
 
 
-def import_label(module: str | None, name: str | None, alias: str | None) -> str:
+def import_label(module: str | None, name: str | None, alias: str | None,
+                 language: str | None = None) -> str:
     """How one imported binding is shown: ``pkg.mod.Name``, ``./path:Name``, ``a::b::C``."""
     module = module or ""
     if name:
         if not module:
             s = name
-        elif "::" in module:
+        elif "::" in module or language == "rust":
             s = f"{module}::{name}"
         elif re.fullmatch(r"[\w.]*", module):
             s = f"{module}{'' if module.endswith('.') else '.'}{name}"
@@ -136,7 +137,7 @@ def load(con, scope: str | None, files: list[FileInfo]) -> list[FileData]:
         fd = by_path[path]
         fd.definitions += 1
         parent = syms.get(s.parent_id) if s.parent_id is not None else None
-        if parent is None or parent.kind == "module":
+        if parent is None or (parent.kind == "module" and parent.parent_id is None):
             fd.top.append(s)
             if s.kind == "method" and s.qualname.count(".") >= 1:
                 s.owner = s.qualname.rsplit(".", 2)[-2]
@@ -152,7 +153,7 @@ def load(con, scope: str | None, files: list[FileInfo]) -> list[FileData]:
         fd = by_path.get(path)
         if fd is None:
             continue
-        label = import_label(module, name, alias)
+        label = import_label(module, name, alias, fd.language)
         if label and label not in seen.setdefault(path, set()):
             seen[path].add(label)
             fd.imports.append(label)
@@ -201,7 +202,7 @@ def var_label(s: Sym) -> str:
     (Java, C)."""
     sig = (s.signature or "").strip()
     name = re.escape(s.name)
-    m = re.search(r"(?:^|\s)" + name + _ANNOT, sig)
+    m = re.search(r"(?:^|\s)" + name + r"[?!]?" + _ANNOT, sig)
     if m and "(" not in m.group(1):
         return f"{s.name}: {m.group(1).strip()}"
     m = re.match(name + r"\s+([^=`\s][^=`]*?)\s*(?:`|=|$)", sig)            # Go: Name Type `tag`
@@ -454,10 +455,12 @@ def _stub_var(s: Sym, lang: str | None) -> str:
             sig = sig.split("=", 1)[0].rstrip() + " = ..."
         else:
             sig = sig.rstrip("{[(,= ") or s.name
+    if lang == "go" and s.kind in VAR_KINDS and not sig.startswith(("const ", "var ")):
+        sig = ("const " if s.kind == "constant" else "var ") + sig
     if lang in _SEMICOLON and not sig.endswith(";"):
         sig += ";"
-    elif lang == "rust" and s.kind == "field" and not sig.endswith(","):
-        sig += ","
+    elif lang == "rust" and not sig.endswith((",", ";")):
+        sig += "," if s.kind == "field" else ";"
     return sig
 
 
@@ -505,13 +508,13 @@ class _Stub:
                 out.append(self.doc_line(pad, s.doc))
             out.append(pad + (_stub_var(s, self.lang) if rules.signatures else s.name) + self.loc(s))
             return
+        doc = s.doc if rules.docs else None
+        if not self.py and doc:                 # doc comments go above annotations
+            out.append(self.doc_line(pad, doc))
         for d in _decorators(s, rules):
             out.append(pad + d)
         kids, more, hidden = members(s, rules, depth + 1)
         head = self.header(s)
-        doc = s.doc if rules.docs else None
-        if not self.py and doc:
-            out.append(self.doc_line(pad, doc))
         if self.py:
             if not kids and not doc and not more:
                 out.append(f"{pad}{head}: ...{self.loc(s, hidden)}")
@@ -532,9 +535,7 @@ class _Stub:
                        f"{self.loc(s, hidden)}")
             return
         if not kids and not more:
-            body = "{ ... }" if s.kind in CALLABLE_KINDS else "{}"
-            if s.kind not in CALLABLE_KINDS and hidden:
-                body = "{ ... }"
+            body = "{}" if s.kind not in CALLABLE_KINDS and s.start == s.end else "{ ... }"
             out.append(f"{pad}{head} {body}{self.loc(s, hidden)}")
             return
         out.append(f"{pad}{head} {{{self.loc(s, hidden)}")

@@ -276,6 +276,10 @@ def overview(ctx: Context) -> tuple[str, dict]:
                                   AND NOT coalesce(is_declaration, false) ORDER BY path""")
     code_entries = [f"{q} ({p}:{a})" for p, q, a in mains]
     code_entries += [fi.path for fi in files if posixpath.basename(fi.path) in ("__main__.py", "manage.py")]
+    paths = {fi.path for fi in files}
+    if "Cargo.toml" in paths:
+        code_entries += [f"{kind}: {p}" for kind, p in (("library", "src/lib.rs"), ("binary", "src/main.rs"))
+                         if p in paths]
     # config files
     configs = sorted({fi.path for fi in files if fi.path.count("/") <= 1 and any(
         fnmatch.fnmatch(posixpath.basename(fi.path), pat) for pat in CONFIG_PATTERNS)}
@@ -296,7 +300,8 @@ def overview(ctx: Context) -> tuple[str, dict]:
     lines.append(head + " \u2014 " + ("; ".join(dict.fromkeys(facts.types)) or "unknown type"))
     if lang_lines:
         lines.append("languages: " + ", ".join(
-            f"{lang} {lang_lines[lang]:,} lines/{lang_files[lang]} files" for lang in code_langs[:6]))
+            f"{lang} {lang_lines[lang]:,} lines/{lang_files[lang]} file{'s' if lang_files[lang] != 1 else ''}"
+            for lang in code_langs[:6]))
     deps = list(dict.fromkeys(facts.deps))
     dev = [d for d in dict.fromkeys(facts.dev_deps) if d not in deps]
     lines.append("dependencies: " + (", ".join(deps[:25]) + (f" (+{len(deps) - 25} more)" if len(deps) > 25 else "")

@@ -334,7 +334,8 @@ def list_files(ctx: Context, path: str = ".", max_depth: int | None = None):
             d = prefix + "/".join(parts[:i])
             if d not in seen_dirs:
                 seen_dirs.add(d)
-                entries.append(d + "/" if d in expanded else f"{d}/ ({dir_counts[d]} files)")
+                n = dir_counts[d]
+                entries.append(d + "/" if d in expanded else f"{d}/ ({n} file{'s' if n != 1 else ''})")
         if len(parts) <= depth:
             entries.append(p)
     ignored = _ignored_dirs(ctx, expanded, paths)
@@ -391,7 +392,7 @@ def file_index(ctx: Context, path: str):
     imports = [r for r in store.run(ctx.con, "SELECT DISTINCT module, name, alias, min(line) AS l "
                                     "FROM imports WHERE path = ? GROUP BY ALL ORDER BY l", [info.path])]
     from .outline import import_label
-    imp = list(dict.fromkeys(import_label(m, n, a) for m, n, a, _ in imports))
+    imp = list(dict.fromkeys(import_label(m, n, a, info.language) for m, n, a, _ in imports))
     by = imported_by(ctx.con, info)
     out = [info.path,
            f"language: {info.language or 'unknown'} | lines: {info.line_count} | bytes: {info.size_bytes}"
