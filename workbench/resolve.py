@@ -86,6 +86,10 @@ ECMA_GLOBALS = frozenset("""console Math JSON Object Array Promise Date Number S
     navigator localStorage sessionStorage module exports __dirname __filename Function
     ArrayBuffer Uint8Array Int32Array Float64Array DataView Atomics WebAssembly eval
     Headers Request Response FormData Blob File Event EventTarget CustomEvent""".split())
+ECMA_CLASSES = frozenset("""Object Array Promise Date Number String Boolean Symbol Map Set WeakMap
+    WeakSet Error TypeError RangeError SyntaxError ReferenceError RegExp URL URLSearchParams
+    AbortController TextEncoder TextDecoder ArrayBuffer Uint8Array Int32Array Float64Array DataView
+    Headers Request Response FormData Blob File Event EventTarget CustomEvent Proxy""".split())
 GO_BUILTINS = frozenset("""append cap clear close complex copy delete imag len make max min new
     panic print println real recover string int int8 int16 int32 int64 uint uint8 uint16
     uint32 uint64 uintptr float32 float64 byte rune bool error any complex64 complex128""".split())
@@ -182,6 +186,14 @@ class Model:
             self.by_qual[q].append(i)
             if k in CALLABLE_KINDS:
                 self.by_name[(FAMILY.get(lang, lang), n)].append(i)
+        # Go methods are declared beside their type: attach them to it
+        for i, k in self.kind.items():
+            if k == "method" and self.fam.get(i) == "go" and self.kind.get(self.parent.get(i)) == "module":
+                owner = self.qual[i].rsplit(".", 1)[0]
+                for t in self.by_qual.get(owner, ()):
+                    if self.kind.get(t) in CLASS_KINDS:
+                        self.children[t].setdefault(self.name[i], []).append(i)
+                        break
         # modules by dotted name (Python, Java packages) and ES module files
         self.py_modules: dict[str, int] = {}
         self.py_module_alias: dict[str, int | None] = {}
@@ -389,8 +401,10 @@ class Model:
                 self.returns[scope].append(row)
             elif kind == "yield":
                 self.yields[scope].append(row)
+            elif kind == "export_default":
+                self.exports[scope].setdefault("default", []).append(row)
             elif kind == "export":
-                self.exports[scope].setdefault(name or "default", []).append(row)
+                self.exports[scope].setdefault(name or value, []).append(row)
             elif kind == "arg" and self.args_by_callee is not None and name:
                 callee = name.rsplit("#", 1)[0]
                 self.args_by_callee[_last_name(callee)].append(row)
@@ -586,7 +600,16 @@ class Resolver:
             if t is not None and t not in targets:
                 targets.append(t)
         if any(t[0] == "s" for t in targets):
-            targets = [t for t in targets if t[0] == "s"] + [t for t in targets if t[0] != "s"]
+            # a repo target beats a method of a builtin type reached through another value
+            targets = [t for t in targets if t[0] == "s"] + [t for t in targets if t[0] != "s" and
+                                                             not (t[0] == "B" and "." in t[1])]
+        if not targets:
+            # a receiver we know that lacks the member: say unresolved, do not guess by name
+            parsed = parse_chain(text)
+            if parsed is not None and len(parsed[0]) > 1 and parsed[0][-1][0] == "attr":
+                rv, _ = self.eval_chain(scope, parsed[0][:-1], parsed[1], 0)
+                if any(v[0] in ("s", "i", "m", "S") for v in rv):
+                    return [], "known-receiver"
         return targets, how
 
     def resolve_base(self, class_id: int, text: str) -> tuple[list, str]:
@@ -602,7 +625,7 @@ class Resolver:
 
     # ------------------------------------------------------------ evaluation of texts
     def eval_text(self, scope: int, text: str, callee: bool = False, depth: int = 0):
-        key = (scope, text)
+        key = (scope, text, callee)
         got = self._memo.get(key)
         if got is not None:
             return got
@@ -610,13 +633,13 @@ class Resolver:
             return frozenset(), "unresolved"
         self._active.add(key)
         try:
-            res = self._eval_text(scope, text, depth)
+            res = self._eval_text(scope, text, depth, callee)
         finally:
             self._active.discard(key)
         self._memo[key] = res
         return res
 
-    def _eval_text(self, scope: int, text: str, depth: int):
+    def _eval_text(self, scope: int, text: str, depth: int, callee: bool = False):
         alts = alternatives(text)
         if len(alts) > 1:
             vals, hows = set(), []
@@ -633,9 +656,10 @@ class Resolver:
                 return frozenset({("L", scope, text)}), "inferred"
             return frozenset(), "unresolved"
         steps, new = parsed
-        return self.eval_chain(scope, steps, new, depth)
+        return self.eval_chain(scope, steps, new, depth, callee)
 
-    def eval_chain(self, scope: int, steps: tuple, new: bool = False, depth: int = 0):
+    def eval_chain(self, scope: int, steps: tuple, new: bool = False, depth: int = 0,
+                   callee: bool = False):
         m = self.m
         fam = m.family(scope)
         head = steps[0]
@@ -654,6 +678,15 @@ class Resolver:
                     cls = next((v[1] for v in cv if v[0] == "s" and m.kind.get(v[1]) in CLASS_KINDS), cls)
                 vals, how = (frozenset({("S", cls, True)}) if cls else frozenset()), "super"
                 i = 2
+            elif name in ("super", "this") and fam in ("ecma", "java") and len(steps) == 1 and callee:
+                cls = m.enclosing_class(scope)                    # `super(...)` / `this(...)`
+                if cls is None:
+                    return frozenset(), "unresolved"
+                init = self.ctor_of_bases(cls, fam) if name == "super" else self.ctor_of(cls, fam)
+                if init is None and name == "super":
+                    ext = [b for b in self.mro(cls)[1:] if b[0] in ("x", "B")]
+                    return (frozenset(ext[:1])), "super"
+                return (frozenset({("s", init)}) if init else frozenset()), "super" if name == "super" else "self"
             elif name == "super" and fam in ("ecma", "java"):
                 cls = m.enclosing_class(scope)
                 if len(steps) > 1 and steps[1][0] == "call":      # `super(...)`: base constructor
@@ -762,7 +795,12 @@ class Resolver:
         m.ensure_bindings(m.path.get(s))
         rows = m.binds.get(s, {}).get(name)
         if rows:
+            declared = [r for r in rows if r[1] == "declare"]
+            if declared and fam in ("java", "go", "ecma"):
+                rows = declared              # a declared type says more than one assignment
             for row in rows:
+                if fam == "ecma" and row[3].startswith("require(") and name in m.imports_by_scope.get(s, {}):
+                    continue
                 vals |= self.binding_values(row, depth)
             how = how or "inferred"
         imps = m.imports_by_scope.get(s, {}).get(name)
@@ -837,7 +875,8 @@ class Resolver:
                 return set()
             vals, _ = self.eval_text(scope, t, depth=depth + 1)
             return {("i", v[1]) if v[0] == "s" and self.m.kind.get(v[1]) in CLASS_KINDS else
-                    ("xi", v[1]) if v[0] == "x" else v for v in vals if v[0] in ("s", "x")}
+                    ("xi", v[1]) if v[0] == "x" else ("Bi", v[1]) if v[0] == "B" else v
+                    for v in vals if v[0] in ("s", "x", "B")}
         lt = PY_LITERAL_TYPES.get(vtype or "")
         if lt is not None and vtype not in ("list", "tuple", "set", "dictionary", "array", "object"):
             return {("Bi", lt)}
@@ -1181,8 +1220,10 @@ class Resolver:
             if m.path[other].endswith("_test.go") and not m.path[mid].endswith("_test.go"):
                 continue
             for c in m.children.get(other, {}).get(name, ()):
-                if m.kind.get(c) in NS_KINDS:
+                if m.kind.get(c) in NS_KINDS and m.kind.get(c) != "method":
                     out.append(("s", c))
+                elif m.kind.get(c) in VALUE_KINDS:
+                    out.extend(self.field_values(c, 1) or [("s", c)])
         return out or None
 
     # ------------------------------------------------------------ members and classes
@@ -1204,6 +1245,11 @@ class Resolver:
                 return {r}, None
             if k in FUNC_KINDS and name in ("call", "apply", "bind") and m.family(v[1]) == "ecma":
                 return {v}, None
+            if k in VALUE_KINDS:
+                out: set = set()
+                for x in self.field_values(v[1], depth + 1):
+                    out |= self.member(x, name, depth + 1)[0]
+                return out, "inferred"
             return set(), None
         if t == "m":
             got, via = self.module_attr(v[1], name, depth + 1)
@@ -1227,7 +1273,7 @@ class Resolver:
             last = v[1].rsplit(".", 1)[-1]
             if last[:1].isupper():
                 return {("x", f"{v[1]}.{name}")}, None
-            return set(), None
+            return {("x", f"{v[1]}().{name}")}, None
         if t == "B":
             return {("B", f"{v[1]}.{name}")}, None
         if t == "Bi":
@@ -1252,6 +1298,12 @@ class Resolver:
         if attrs:
             for row in attrs:
                 vals |= self.binding_values(row, depth + 1)
+        if r is None or m.kind.get(r[1]) in VALUE_KINDS:
+            for base in self.mro(cls):
+                if base[0] == "s":
+                    m.ensure_bindings(m.path.get(base[1]))
+                    for row in m.binds.get(base[1], {}).get(name, ()):
+                        vals |= self.binding_values(row, depth + 1)
         if r is not None and r[0] == "s" and m.kind.get(r[1]) in VALUE_KINDS:
             vals |= self.field_values(r[1], depth)
         if vals:
@@ -1307,12 +1359,15 @@ class Resolver:
         if not vals:
             t = self._declared_field_type(fid)
             if t:
-                tv, _ = self.eval_text(owner, t, depth=depth + 1)
+                where = m.module_of(fid) if m.family(fid) == "go" else owner
+                tv, _ = self.eval_text(where, t, depth=depth + 1)
                 for x in tv:
                     if x[0] == "s" and m.kind.get(x[1]) in CLASS_KINDS:
                         vals.add(("i", x[1]))
                     elif x[0] == "x":
                         vals.add(("xi", x[1]))
+                    elif x[0] == "B":
+                        vals.add(("Bi", x[1]))
         return vals
 
     def _declared_field_type(self, fid: int) -> str | None:
@@ -1469,6 +1524,8 @@ class Resolver:
                 return ("s", v[1])
             return None
         if t == "i":
+            if fam == "go" or fam == "java":
+                return None
             r = self.mro_lookup(v[1], "__call__") if fam == "python" else None
             return ("s", r[1]) if r is not None and r[0] == "s" else None
         if t == "m":
@@ -1545,7 +1602,7 @@ class Resolver:
                             out |= self.member(o, attr, depth + 1)[0]
                         return out
                 return set()
-            if name in PY_BUILTIN_TYPES or name in ECMA_GLOBALS:
+            if name in PY_BUILTIN_TYPES or name in ECMA_CLASSES or name.startswith("java.lang."):
                 return {("Bi", name)}
             return set()
         return set()
@@ -1657,6 +1714,12 @@ class Resolver:
     def param_values(self, fn: int, name: str, depth: int):
         """(values, how) of parameter `name` of function `fn`, or None if it is not one."""
         m = self.m
+        if m.fam.get(fn) == "go":
+            sig = m.sig.get(fn) or ""
+            mm = re.match(r"func\s*\(\s*(\w+)\s+\*?\s*([\w.]+)", sig)
+            if mm and mm.group(1) == name:
+                tv, _ = self.eval_text(m.module_of(fn), mm.group(2), depth=depth + 1)
+                return frozenset(("i", x[1]) for x in tv if x[0] == "s"), "self"
         names = self._param_names.get(fn)
         if names is None:
             self.params(fn)
@@ -1677,12 +1740,6 @@ class Resolver:
                         "__new__", "__init_subclass__", "__class_getitem__"):
                     return frozenset({("s", cls)}), "self"
                 return frozenset({("i", cls)}), "self"
-        if fam == "go" and kind in ("method", "function"):
-            sig = m.sig.get(fn) or ""
-            mm = re.match(r"func\s*\(\s*(\w+)\s+\*?\s*([\w.]+)", sig)
-            if mm and mm.group(1) == name:
-                tv, _ = self.eval_text(m.module_of(fn), mm.group(2), depth=depth + 1)
-                return frozenset(("i", x[1]) for x in tv if x[0] == "s"), "self"
         key = (fn, name)
         got = self._param_vals.get(key)
         if got is not None:
@@ -1702,6 +1759,8 @@ class Resolver:
                             vals.add(("i", x[1]))
                         elif x[0] == "x":
                             vals.add(("xi", x[1]))
+                        elif x[0] == "B":
+                            vals.add(("Bi", x[1]))
             if not vals:
                 if p.default:
                     vals |= {v for v in self.eval_text(outer, p.default, depth=depth + 1)[0]
@@ -2005,6 +2064,8 @@ def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None):
                 targets, how = [], "unresolved"
             if targets:
                 new = _target_row(m, targets, how, fam, dst_name, res)
+            elif how == "known-receiver":
+                new = (None, None, "unresolved", None)
             else:
                 new = _fallback(m, fam, dst_name, src)
         out.append((eid, old_id, old_q, old_res, old_c) + new)

@@ -168,3 +168,25 @@
 ; ---------------------------------------------------------------- comments (docs)
 
 (comment) @comment
+
+; --- call-graph captures (issue 3: `bindings` rows read by workbench/resolve.py; see
+; docs/schema.md). `@bind.<kind>` anchors a row, `@bind.target` is the name bound,
+; `@bind.value` the expression as written.
+(variable_declarator name: (identifier) @bind.target value: (_) @bind.value) @bind.assign
+(assignment_expression left: [(identifier) (member_expression)] @bind.target right: (_) @bind.value) @bind.assign
+(variable_declarator name: (identifier) @bind.target value: (array (_) @bind.value)) @bind.element
+(variable_declarator name: (identifier) @bind.target value: (object (pair value: (_) @bind.value))) @bind.element
+(variable_declarator name: (identifier) @bind.target
+  value: (object (shorthand_property_identifier) @bind.value)) @bind.element
+(return_statement (_) @bind.value) @bind.return
+(arrow_function body: [(identifier) (call_expression) (member_expression) (new_expression) (await_expression)
+                       (parenthesized_expression) (arrow_function) (object) (array)] @bind.value @bind.return)
+(yield_expression (_) @bind.value) @bind.yield
+(for_in_statement left: (identifier) @bind.target right: (_) @bind.value) @bind.iter
+(call_expression function: (_) @bind.target
+  arguments: (arguments [(identifier) (member_expression) (call_expression) (new_expression)] @bind.value)) @bind.arg
+; `export default expr;` and `export { a as b }` (without `from`).
+(export_statement value: (_) @bind.value) @bind.export_default
+(export_statement (export_clause (export_specifier name: (_) @bind.value alias: (_)? @bind.target)) !source) @bind.export
+(new_expression constructor: (_) @bind.target
+  arguments: (arguments [(identifier) (member_expression) (call_expression) (new_expression)] @bind.value)) @bind.arg

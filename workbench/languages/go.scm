@@ -86,3 +86,14 @@
 ; ---------------------------------------------------------------- comments (docs)
 
 (comment) @comment
+
+; --- call-graph captures (issue 3: `bindings` rows read by workbench/resolve.py; see docs/schema.md)
+(short_var_declaration left: (expression_list . (identifier) @bind.target)
+  right: (expression_list . (_) @bind.value)) @bind.assign
+(var_spec name: (identifier) @bind.target type: (_) @bind.value) @bind.declare
+(var_spec name: (identifier) @bind.target value: (expression_list . (_) @bind.value)) @bind.assign
+(assignment_statement left: (expression_list . (_) @bind.target)
+  right: (expression_list . (_) @bind.value)) @bind.assign
+(return_statement (expression_list . (_) @bind.value)) @bind.return
+(call_expression function: (_) @bind.target
+  arguments: (argument_list [(identifier) (selector_expression) (func_literal) (call_expression)] @bind.value)) @bind.arg

@@ -96,3 +96,14 @@
 
 (block_comment) @comment
 (line_comment) @comment
+
+; --- call-graph captures (issue 3: `bindings` rows read by workbench/resolve.py; see docs/schema.md)
+(local_variable_declaration type: (_) @bind.value
+  declarator: (variable_declarator name: (identifier) @bind.target)) @bind.declare
+(local_variable_declaration
+  declarator: (variable_declarator name: (identifier) @bind.target value: (_) @bind.value)) @bind.assign
+(field_declaration
+  declarator: (variable_declarator name: (identifier) @bind.target value: (_) @bind.value)) @bind.assign
+(assignment_expression left: [(identifier) (field_access)] @bind.target right: (_) @bind.value) @bind.assign
+(return_statement (_) @bind.value) @bind.return
+(enhanced_for_statement type: (_) @bind.value name: (identifier) @bind.target) @bind.declare

@@ -10,3 +10,6 @@
 (class_declaration
   name: (_) @name
   (class_heritage [(identifier) (member_expression)] @reference.inherits))
+
+; --- call-graph captures (issue 3; shared ones in ecma.scm)
+(field_definition property: (_) @bind.target value: (_) @bind.value) @bind.assign

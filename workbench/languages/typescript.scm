@@ -81,3 +81,13 @@
   function: (member_expression object: (as_expression) property: (_) @reference.call))
 
 ; `import type {A} from 'm'` is an import_statement too (covered by ecma.scm).
+
+; --- call-graph captures (issue 3; shared ones in ecma.scm)
+(public_field_definition name: (_) @bind.target value: (_) @bind.value) @bind.assign
+(public_field_definition name: (_) @bind.target type: (type_annotation (_) @bind.value)) @bind.declare
+(variable_declarator name: (identifier) @bind.target type: (type_annotation (_) @bind.value)) @bind.declare
+; constructor parameter properties (`constructor(private repo: Repo)`) are fields
+(method_definition
+  parameters: (formal_parameters
+    (required_parameter (accessibility_modifier) pattern: (identifier) @bind.target
+                        type: (type_annotation (_) @bind.value)))) @bind.declare
