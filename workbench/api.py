@@ -54,6 +54,22 @@ class Workbench:
         from .stats import stats
         return stats(self.con)
 
+    # -- views (workbench/views): what an agent receives, with token counts
+    def outline(self, path: str = ".", rules=None, **kw):
+        """Outline of a file, directory or the repo; `format=` and any Rules field as keywords."""
+        from .views.outline import outline
+        return outline(self, path, rules, **kw)
+
+    def tool(self, tool_name: str, /, rules=None, session=None, **args):
+        """Run an agent tool (see workbench.views.tools.TOOLS) and return its Response."""
+        from .views.tools import call
+        return call(self, tool_name, args, rules=rules, session=session)
+
+    def session(self, rules=None, **kw):
+        """A Session: remembers what was sent, running tokens against a context window."""
+        from .views.session import Session
+        return Session(self, rules, **kw)
+
     def close(self) -> None:
         self.con.close()
 
