@@ -20,6 +20,8 @@ except ImportError:  # pragma: no cover - depends on the tree
     _graph = None
 
 MAX_LIST = 40
+MAX_UNRESOLVED = 10
+CERTAIN = ("local", "import", "alias", "reexport", "self")
 
 
 def _targets(ctx: Context, symbol: str) -> list[tuple]:
@@ -78,15 +80,15 @@ def find_callers(ctx: Context, symbol: str):
         WHERE e.kind = 'calls' AND e.dst_id IS NULL
           AND (e.dst_name = ? OR ends_with(e.dst_name, '.' || ?)) ORDER BY e.path, e.line""", [name, name])
     out = [f"callers of {qual} ({path}:{_span(a, b)}): {len(callers)}"]
-    out += [f"  {q} {p}:{ln}" + (f" ({res})" if res and res not in ("local", "import") else "")
+    out += [f"  {q} {p}:{ln}" + (f" ({res})" if res and res not in CERTAIN else "")
             for q, p, ln, res in callers[:MAX_LIST]]
     if len(callers) > MAX_LIST:
         out.append(f"  ... {len(callers) - MAX_LIST} more")
     if maybe:
         out.append(f"unresolved calls to a '{name}' (may or may not be this one): {len(maybe)}")
-        out += [f"  {q} {p}:{ln} calls {dn}" for q, p, ln, dn in maybe[:MAX_LIST]]
-        if len(maybe) > MAX_LIST:
-            out.append(f"  ... {len(maybe) - MAX_LIST} more")
+        out += [f"  {q} {p}:{ln} calls {dn}" for q, p, ln, dn in maybe[:MAX_UNRESOLVED]]
+        if len(maybe) > MAX_UNRESOLVED:
+            out.append(f"  ... {len(maybe) - MAX_UNRESOLVED} more")
     data = {"symbol": qual, "callers": [{"caller": q, "path": p, "line": ln} for q, p, ln, _ in callers],
             "unresolved": [{"caller": q, "path": p, "line": ln, "as_written": dn} for q, p, ln, dn in maybe]}
     return "\n".join(out), data, {}
@@ -105,11 +107,13 @@ def trace_call_chain(ctx: Context, symbol: str, depth: int = 3, direction: str =
     depth = max(1, min(int(depth), 8))
     sid, path, kind, qual, a, b, _ = rows[0]
     if direction == "down":
-        sql = """SELECT e.dst_id, s.qualname, s.path, s.start_line, s.end_line, e.line, s.kind
+        sql = """SELECT e.dst_id, s.qualname, s.path, s.start_line, s.end_line, e.line, s.kind,
+                        e.resolution
                  FROM edges e JOIN symbols s ON s.symbol_id = e.dst_id
                  WHERE e.kind = 'calls' AND e.src_id = ? ORDER BY e.line"""
     else:
-        sql = """SELECT e.src_id, s.qualname, s.path, s.start_line, s.end_line, e.line, s.kind
+        sql = """SELECT e.src_id, s.qualname, s.path, s.start_line, s.end_line, e.line, s.kind,
+                        e.resolution
                  FROM edges e JOIN symbols s ON s.symbol_id = e.src_id
                  WHERE e.kind = 'calls' AND e.dst_id = ? ORDER BY s.path, e.line"""
     out = [f"{qual} {path}:{_span(a, b)}"]
@@ -121,7 +125,7 @@ def trace_call_chain(ctx: Context, symbol: str, depth: int = 3, direction: str =
             return
         children = store.run(ctx.con, sql, [node_id])
         done = set()
-        for cid, q, p, s1, e1, ln, kind in children:
+        for cid, q, p, s1, e1, ln, kind, res in children:
             if cid in done:
                 continue
             done.add(cid)
@@ -129,14 +133,15 @@ def trace_call_chain(ctx: Context, symbol: str, depth: int = 3, direction: str =
             if budget[0] < 0:
                 out.append("  " * level + "... (output limit reached)")
                 return
-            mark = " (recursive)" if cid in seen else ""
+            mark = f" ({res})" if res and res not in CERTAIN else ""
+            mark += " (recursive)" if cid in seen else ""
             if kind == "module":
                 q, s1, e1 = f"{q} (module level)", ln, ln
             arrow = "->" if direction == "down" else "<-"
             out.append("  " * level + f"{arrow} {q} {p}:{_span(s1, e1)}{mark}")
             child = {"symbol": q, "path": p, "lines": [s1, e1], "children": []}
             node["children"].append(child)
-            if not mark and level < depth:
+            if cid not in seen and level < depth:
                 walk(cid, level + 1, seen | {cid}, child)
         if direction == "down":
             un = store.run(ctx.con, "SELECT DISTINCT dst_name FROM edges WHERE kind = 'calls' AND "
