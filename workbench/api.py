@@ -70,6 +70,37 @@ class Workbench:
         from .views.session import Session
         return Session(self, rules, **kw)
 
+    # -- call graph (workbench/graph.py): plain values, see its module doc for the shapes
+    def find_definition(self, name: str, limit: int = 20):
+        """Definitions matching a name or qualified name, best first."""
+        from .graph import find_definition
+        return find_definition(self.con, name, limit=limit)
+
+    def find_callers(self, symbol, include_ambiguous: bool = True):
+        """Call sites calling `symbol` (qualname, name or id) with their resolution."""
+        from .graph import find_callers
+        return find_callers(self.con, symbol, include_ambiguous=include_ambiguous)
+
+    def find_callees(self, symbol, resolved_only: bool = False):
+        """Calls made by `symbol`, resolved or not."""
+        from .graph import find_callees
+        return find_callees(self.con, symbol, resolved_only=resolved_only)
+
+    def trace_call_chain(self, symbol, depth: int = 3, direction: str = "down"):
+        """Call edges within `depth` steps down (callees), up (callers) or both; cycles marked."""
+        from .graph import trace_call_chain
+        return trace_call_chain(self.con, symbol, depth=depth, direction=direction)
+
+    def architecture(self, directory: str = "."):
+        """Parts of a directory, their sizes, dependencies and entry points."""
+        from .graph import get_architecture_overview
+        return get_architecture_overview(self.con, directory)
+
+    def impact(self, changed_paths, depth: int = 2):
+        """Symbols depending on the given files (calls, imports, bases), transitively."""
+        from .graph import impact
+        return impact(self.con, changed_paths, depth=depth)
+
     def close(self) -> None:
         self.con.close()
 

@@ -108,6 +108,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     from .views.cli import add_parsers as _view_parsers   # outline, tool (workbench/views/cli.py)
     _view_parsers(sub)
+    from .graph_cli import add_parsers as _graph_parsers  # callers, chain, ... (workbench/graph_cli.py)
+    _graph_parsers(sub)
     return p
 
 

@@ -135,6 +135,11 @@ def connect(db: str, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     con = duckdb.connect(db, read_only=read_only)
     if not read_only:
         run(con, DDL)
+    try:                                # call-graph view and macros (workbench/graph.py)
+        from .graph import install_sql
+        install_sql(con)
+    except duckdb.Error:
+        pass                            # a database without the tables yet
     return con
 
 

@@ -1,0 +1,194 @@
+"""Call-graph export in the exchange format used to score call graphs (PyCG-style names).
+
+    workbench callgraph main.py --package ROOT
+
+prints ``{caller: [callees...]}`` as JSON. ROOT is indexed into an in-memory DuckDB with
+the normal pipeline (scan -> extract -> store -> resolve); the graph is then read from
+the same resolver the database uses, with the export's own rules on top:
+
+* modules are named by their dotted path relative to ROOT (no extension; a package's
+  ``__init__.py`` / a directory's ``index.ts`` is named after the directory); a module's
+  top-level code is the caller named by the module itself;
+* functions, methods and classes are named by lexical nesting (``main.A.B.method``);
+  code in a class body runs in the enclosing scope and is credited to it; calls inside
+  comprehensions belong to the enclosing function; lambdas are ``<lambdaN>``, numbered
+  from 1 in source order within their enclosing namespace;
+* a name resolves to its definition through imports and re-export chains; instantiating
+  an in-package class is an edge to the ``__init__`` it gets along the MRO (none when no
+  class in the package defines one), never to the class;
+* a decorated function's name stands for what its decorators return (a wrapper), and the
+  decorator sees the function as its argument; values passed as arguments, stored in
+  containers, returned or yielded flow to where they are called, as far as the code makes
+  it evident;
+* builtins are ``<builtin>.name``; code outside ROOT is named by its import path;
+  guesses by name alone (`name-unique`, `ambiguous`) are left out;
+* every function, method and lambda of the reachable modules (the entry files' modules
+  and what they import inside ROOT, transitively) is a key, with ``[]`` when it calls
+  nothing.
+"""
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+
+from . import store
+from .resolve import CLASS_KINDS, FUNC_KINDS, NS_KINDS, Model, Resolver, _resolve_import
+
+EXPORT_KEY_KINDS = frozenset({"function", "method", "lambda", "constructor"})
+
+
+def callgraph(entries, package: str, con=None) -> dict[str, list[str]]:
+    """The call graph of `entries` (files) relative to the package root `package`."""
+    from .indexer import index
+    root = os.path.abspath(package)
+    own = con is None
+    if own:
+        con = store.connect(":memory:")
+    try:
+        index(root, ":memory:", con=con, progress=False, jobs=1)
+        rels = []
+        for e in entries:
+            p = os.path.abspath(e)
+            rels.append(os.path.relpath(p, root).replace(os.sep, "/"))
+        return export(con, rels)
+    finally:
+        if own:
+            con.close()
+
+
+class _Names:
+    """Export names: lexical nesting without variable/field parents, lambdas renumbered."""
+
+    def __init__(self, m: Model):
+        self.m = m
+        self._names: dict[int, str] = {}
+        lambdas: dict[int, list[int]] = defaultdict(list)
+        for sid, k in m.kind.items():
+            if k == "lambda":
+                lambdas[m.ns(m.parent.get(sid))].append(sid)
+        self.lambda_label = {}
+        for owner, ids in lambdas.items():
+            ids.sort(key=lambda i: (m.line.get(i, 0), i))
+            for n, sid in enumerate(ids, 1):
+                self.lambda_label[sid] = f"<lambda{n}>"
+
+    def __call__(self, sid: int) -> str:
+        got = self._names.get(sid)
+        if got is not None:
+            return got
+        m = self.m
+        if m.kind.get(sid) == "module" or m.parent.get(sid) is None:
+            name = m.qual[sid]
+        else:
+            owner = m.ns(m.parent.get(sid))
+            own = self.lambda_label.get(sid) or m.name[sid]
+            name = f"{self(owner)}.{own}" if owner is not None else own
+        self._names[sid] = name
+        return name
+
+
+def export(con, entry_paths: list[str]) -> dict[str, list[str]]:
+    """The exchange-format graph of an indexed (and resolved) database."""
+    m = Model(con)
+    res = Resolver(m, export=True)
+    names = _Names(m)
+    reachable = _reachable(m, res, entry_paths)
+    graph: dict[str, list[str]] = {}
+    for sid, k in m.kind.items():
+        if m.path.get(sid) in reachable and (k in EXPORT_KEY_KINDS or (k == "module" and m.parent.get(sid) is None)):
+            graph.setdefault(names(sid), [])
+    edges = store.run(con, """SELECT src_id, dst_name, path, line FROM edges
+                              WHERE kind = 'calls' AND list_contains(?, path)
+                              ORDER BY path, line, edge_id""", [sorted(reachable)])
+    for src, text, path, line in edges:
+        caller = _caller(m, src)
+        if caller is None:
+            continue
+        try:
+            targets, _how = res.resolve_call(src, text)
+        except RecursionError:
+            continue
+        _add(graph, names(caller), [_target_name(m, names, t) for t in targets])
+    # decorator applications: `@f(...)` calls what `f(...)` returns with the function
+    for sid, decos in m.decos.items():
+        if m.path.get(sid) not in reachable or m.family(sid) != "python":
+            continue
+        if m.kind.get(sid) not in FUNC_KINDS | CLASS_KINDS:
+            continue
+        caller = _caller(m, m.parent.get(sid))
+        if caller is None:
+            continue
+        scope = m.ns(m.parent.get(sid))
+        for dec in decos:
+            text = dec.lstrip("@").strip()
+            if not text.endswith(")"):
+                continue                 # `@d` is already the call edge to `d`
+            vals, _ = res.eval_text(scope, text)
+            fam = m.family(sid)
+            _add(graph, names(caller), [_target_name(m, names, res.call_target(v, fam)) for v in vals])
+    return {k: sorted(set(v)) for k, v in sorted(graph.items())}
+
+
+def _add(graph: dict, caller: str, targets: list) -> None:
+    lst = graph.setdefault(caller, [])
+    for t in targets:
+        if t is not None and t not in lst:
+            lst.append(t)
+
+
+def _caller(m: Model, src: int | None) -> int | None:
+    """The namespace whose code contains a call: class bodies run in the enclosing scope."""
+    s = m.ns(src)
+    while s is not None and m.kind.get(s) in CLASS_KINDS:
+        s = m.ns(m.parent.get(s))
+    return s
+
+
+def _target_name(m: Model, names: _Names, t) -> str | None:
+    if t is None:
+        return None
+    if t[0] == "s":
+        k = m.kind.get(t[1])
+        if k not in FUNC_KINDS:
+            return None
+        return names(t[1])
+    if t[0] == "B":
+        return None if "." in t[1] else f"<builtin>.{t[1]}"
+    if t[0] == "x":
+        if "()" in t[1] or t[1].startswith("."):
+            return None
+        return t[1]
+    return None
+
+
+def _reachable(m: Model, res: Resolver, entry_paths: list[str]) -> set[str]:
+    """Entry files plus every repository file they import, transitively."""
+    by_path: dict[str, list[dict]] = defaultdict(list)
+    for row in m.imports:
+        by_path[row["path"]].append(row)
+    seen: set[str] = set()
+    todo = [p for p in entry_paths if p in m.file_module]
+    while todo:
+        p = todo.pop()
+        if p in seen:
+            continue
+        seen.add(p)
+        for row in by_path.get(p, ()):
+            vals, _how, rpath = _resolve_import(m, res, row)
+            paths = {rpath} if rpath else set()
+            for v in vals:
+                if v[0] in ("s", "b", "m") and v[1] in m.path:
+                    paths.add(m.path[v[1]])
+            # importing a submodule imports its packages first
+            for q in list(paths):
+                d = os.path.dirname(q)
+                while d:
+                    for init in (f"{d}/__init__.py",):
+                        if init in m.file_module:
+                            paths.add(init)
+                    d = os.path.dirname(d)
+            todo.extend(x for x in paths if x and x not in seen and x in m.file_module)
+    return seen
+
+
+__all__ = ["callgraph", "export"]
