@@ -35,6 +35,7 @@ from . import store
 from .resolve import CLASS_KINDS, FUNC_KINDS, NS_KINDS, Model, Resolver, _resolve_import
 
 EXPORT_KEY_KINDS = frozenset({"function", "method", "lambda", "constructor"})
+_NOT_CALLS = {("B", "property"), ("B", "staticmethod"), ("B", "classmethod"), ("B", "require")}
 
 
 def callgraph(entries, package: str, con=None) -> dict[str, list[str]]:
@@ -105,9 +106,12 @@ def export(con, entry_paths: list[str]) -> dict[str, list[str]]:
         if caller is None:
             continue
         try:
-            targets, _how = res.resolve_call(src, text)
+            targets, _how = res.resolve_call(src, text, line)
         except RecursionError:
             continue
+        # applying @property/@staticmethod/@classmethod and loading a module with
+        # require() are not calls of the program's code
+        targets = [t for t in targets if t not in _NOT_CALLS]
         _add(graph, names(caller), [_target_name(m, names, t) for t in targets])
     # decorator applications: `@f(...)` calls what `f(...)` returns with the function
     for sid, decos in m.decos.items():

@@ -637,6 +637,9 @@ def _emit_bindings(data: bytes, binds: list, items: list[_Def], rows: FileRows) 
     the kind, the name bound (`callee#index` / `callee#keyword` for call arguments), the
     value expression as written, its node type, and the symbol it defines (lambdas)."""
     def_at = {(d.node.start_byte, d.node.end_byte): d.idx for d in items}
+    for d in items:                     # `x = function () {...}`: the value is the def's body owner
+        if d.body is not None:
+            def_at.setdefault(("body", d.body.start_byte, d.body.end_byte), d.idx)
     found = []
     for caps in binds:
         kind = next(k for k in caps if k.startswith("bind.") and k not in _BIND_PARTS)
@@ -662,10 +665,20 @@ def _emit_bindings(data: bytes, binds: list, items: list[_Def], rows: FileRows) 
                     slot += sib.type != "comment"
                     sib = sib.prev_named_sibling
             name = f"{name}#{slot}"
+        elif kind == "unpack" and target is not None:      # `a, b = f, g`: a is item 0
+            slot, sib = 0, target.prev_named_sibling
+            while sib is not None:
+                slot += sib.type != "comment"
+                sib = sib.prev_named_sibling
+            name = f"{name}#{slot}"
+        vid = def_at.get((value.start_byte, value.end_byte))
+        if vid is None:
+            body = value.child_by_field_name("body")
+            if body is not None:
+                vid = def_at.get(("body", body.start_byte, body.end_byte))
         rows.bindings.append((src.idx if src is not None else 0, kind, name,
                               _callee(_text(data, value.start_byte, value.end_byte))[:MAX_DST_NAME],
-                              value.type, def_at.get((value.start_byte, value.end_byte)),
-                              anchor.start_point[0] + 1))
+                              value.type, vid, anchor.start_point[0] + 1))
 
 
 def line_count_of(data: bytes) -> int:

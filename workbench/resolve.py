@@ -269,6 +269,7 @@ class Model:
         self.elements: dict[int, dict[str, list[tuple]]] = defaultdict(dict)
         self.attr_binds: dict[int, list[tuple]] = defaultdict(list)         # scope -> (target, row)
         self.exports: dict[int, dict[str, list[tuple]]] = defaultdict(dict)  # module -> name -> rows
+        self.receivers: dict[tuple, list[str]] = {}     # (scope, line, method) -> receiver texts
         self.args_by_callee: dict[str, list[tuple]] | None = None
         if bulk_bindings:
             self._load_bindings(None)
@@ -381,6 +382,9 @@ class Model:
             if scope is None:
                 continue
             row = (scope, kind, name, value, vtype, vid, line)
+            if kind == "unpack" and name:
+                self.binds[scope].setdefault(name.rpartition("#")[0], []).append(row)
+                continue
             if kind in ("assign", "iter", "with", "declare", "param"):
                 if name is None:
                     continue
@@ -405,6 +409,8 @@ class Model:
                 self.exports[scope].setdefault("default", []).append(row)
             elif kind == "export":
                 self.exports[scope].setdefault(name or value, []).append(row)
+            elif kind == "receiver" and name:
+                self.receivers.setdefault((scope, line, name), []).append(value)
             elif kind == "arg" and self.args_by_callee is not None and name:
                 callee = name.rsplit("#", 1)[0]
                 self.args_by_callee[_last_name(callee)].append(row)
@@ -582,10 +588,24 @@ class Resolver:
         self.implicit_calls: list[tuple[int, int | str, str]] = []   # export: (scope, target, how)
 
     # ------------------------------------------------------------ public
-    def resolve_call(self, src_id: int, text: str) -> tuple[list, str]:
-        """Targets of a call written `text` inside symbol `src_id`, and how they were found.
+    def callee_text(self, src_id: int, text: str, line: int | None) -> str:
+        """The callee as an expression: a method called on a computed receiver is stored
+        as its bare name (`make().run()` -> `run`); the receiver comes from `bindings`."""
+        m = self.m
+        scope = m.ns(src_id)
+        if line is None or scope is None or not text.isidentifier():
+            return text
+        m.ensure_bindings(m.path.get(scope))
+        recv = m.receivers.get((scope, line, text))
+        if not recv:
+            return text
+        if len(recv) == 1:
+            return f"({recv[0]}).{text}"
+        return " or ".join(f"({r}).{text}" for r in dict.fromkeys(recv))
 
-        Targets are ("s", symbol_id) | ("x", dotted_name) | ("B", builtin_name).
+    def resolve_call(self, src_id: int, text: str, line: int | None = None) -> tuple[list, str]:
+        """Targets of a call written `text` inside symbol `src_id` (at `line`), and how
+        they were found. Targets are ("s", symbol_id) | ("x", dotted_name) | ("B", name).
         """
         m = self.m
         scope = m.ns(src_id)
@@ -593,6 +613,7 @@ class Resolver:
             return [], "unresolved"
         fam = m.family(scope)
         m.ensure_bindings(m.path.get(scope))
+        text = self.callee_text(src_id, text, line)
         vals, how = self.eval_text(scope, text, callee=True)
         targets = []
         for v in vals:
@@ -654,6 +675,8 @@ class Resolver:
             items = literal_items(text)
             if items is not None:
                 return frozenset({("L", scope, text)}), "inferred"
+            if len(split_top(text, (",",))) > 1:      # `return f, g`: a tuple
+                return frozenset({("L", scope, "(" + text + ")")}), "inferred"
             return frozenset(), "unresolved"
         steps, new = parsed
         return self.eval_chain(scope, steps, new, depth, callee)
@@ -868,6 +891,18 @@ class Resolver:
             out = set()
             for v in vals:
                 out |= self.elements_of(v, depth + 1)
+            return out
+        if kind == "unpack":                  # `a, b = f, g`: item `slot` of the value
+            slot = int(name.rpartition("#")[2] or 0)
+            vals, _ = self.eval_text(scope, value, depth=depth + 1)
+            out = set()
+            for v in vals:
+                if v[0] == "L":
+                    items = literal_items(v[2]) or ()
+                    if slot < len(items):
+                        out |= set(self.eval_text(v[1], items[slot], depth=depth + 1)[0])
+                else:
+                    out |= self.elements_of(v, depth + 1)
             return out
         if kind == "declare":                 # a declared type: `Foo x = ...`, `var x Foo`
             t = declared_type(value)
@@ -1684,6 +1719,11 @@ class Resolver:
             for it in items:
                 out |= set(self.eval_text(v[1], it, depth=depth + 1)[0])
             return out
+        if t == "A":
+            ps = self.params(v[1]) or []
+            if v[2] < len(ps):
+                return self._arg_flows(v[1], v[2], ps[v[2]], depth + 1, rest=True)
+            return set()
         if t == "E":
             out = set()
             for x in self.eval_text(v[1], v[2], depth=depth + 1)[0]:
@@ -1767,13 +1807,15 @@ class Resolver:
                              if v[0] not in ("Bi", "L")}
                 if p.kind in ("pos", "kwonly"):
                     vals |= self._arg_flows(fn, idx, p, depth)
+                elif p.kind == "var":
+                    vals.add(("A", fn, idx))     # *args: the positional arguments from idx on
         finally:
             self._active.discard(key)
         res = frozenset(v for v in vals if v[0] != "Bi" or len(vals) == 1)
         self._param_vals[key] = res
         return res, "inferred"
 
-    def _arg_flows(self, fn: int, idx: int, p: Param, depth: int) -> set:
+    def _arg_flows(self, fn: int, idx: int, p: Param, depth: int, rest: bool = False) -> set:
         """Values passed to parameter `p` (position `idx`) of `fn` at its evident call sites."""
         m = self.m
         kind = m.kind.get(fn)
@@ -1798,7 +1840,7 @@ class Resolver:
             if slot.isdigit():
                 pos = int(slot)
             else:
-                if slot != p.name:
+                if slot != p.name or rest:
                     continue
                 pos = None
             checked += 1
@@ -1813,7 +1855,9 @@ class Resolver:
                 shift = 0
                 if fam == "python" and (cv[0] == "b" or (cv[0] == "s" and m.kind.get(cv[1]) in CLASS_KINDS)):
                     shift = 1
-                if pos is not None and pos + shift != idx:
+                if pos is not None and (pos + shift < idx if rest else pos + shift != idx):
+                    continue
+                if pos is None and rest:
                     continue
                 if deco:
                     out.add(("s", vid))
@@ -1887,7 +1931,7 @@ def _fallback(m: Model, fam: str, text: str, src_id: int):
         return None, None, "unresolved", None
     steps = parsed[0]
     last = steps[-1]
-    if last[0] not in ("name", "attr"):
+    if last[0] not in ("name", "attr") or len(alternatives(text)) > 1:
         return None, None, "unresolved", None
     name = last[1]
     cands = m.by_name.get((fam, name), ())
@@ -2059,7 +2103,7 @@ def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None):
                 new = _fallback_class(m, fam, dst_name)
         else:
             try:
-                targets, how = res.resolve_call(src, dst_name)
+                targets, how = res.resolve_call(src, dst_name, line)
             except RecursionError:
                 targets, how = [], "unresolved"
             if targets:
@@ -2067,7 +2111,7 @@ def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None):
             elif how == "known-receiver":
                 new = (None, None, "unresolved", None)
             else:
-                new = _fallback(m, fam, dst_name, src)
+                new = _fallback(m, fam, res.callee_text(src, dst_name, line), src)
         out.append((eid, old_id, old_q, old_res, old_c) + new)
     return out, imp_rows, files
 

@@ -190,3 +190,11 @@
 (export_statement (export_clause (export_specifier name: (_) @bind.value alias: (_)? @bind.target)) !source) @bind.export
 (new_expression constructor: (_) @bind.target
   arguments: (arguments [(identifier) (member_expression) (call_expression) (new_expression)] @bind.value)) @bind.arg
+; A call on a computed receiver (`make().run()`): the receiver, so the method can be resolved.
+(call_expression
+  function: (member_expression
+    object: [(call_expression) (new_expression) (parenthesized_expression) (await_expression)
+             (array) (string) (template_string)] @bind.value
+    property: (_) @bind.target @bind.receiver))
+; `table[key](...)`: a call through a subscript is a call too.
+(call_expression function: (subscript_expression) @reference.call)

@@ -97,3 +97,9 @@
 (return_statement (expression_list . (_) @bind.value)) @bind.return
 (call_expression function: (_) @bind.target
   arguments: (argument_list [(identifier) (selector_expression) (func_literal) (call_expression)] @bind.value)) @bind.arg
+; A call on a computed operand (`w.Header().Set()`): the operand, so the method can be resolved.
+(call_expression
+  function: (selector_expression
+    operand: [(call_expression) (parenthesized_expression) (composite_literal)
+              (type_assertion_expression)] @bind.value
+    field: (field_identifier) @bind.target @bind.receiver))

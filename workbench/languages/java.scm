@@ -107,3 +107,8 @@
 (assignment_expression left: [(identifier) (field_access)] @bind.target right: (_) @bind.value) @bind.assign
 (return_statement (_) @bind.value) @bind.return
 (enhanced_for_statement type: (_) @bind.value name: (identifier) @bind.target) @bind.declare
+; A call on a computed receiver (`make().run()`): the receiver, so the method can be resolved.
+(method_invocation
+  object: [(method_invocation) (object_creation_expression) (parenthesized_expression)
+           (array_access) (string_literal) (cast_expression)] @bind.value
+  name: (identifier) @bind.target @bind.receiver)

@@ -82,3 +82,4 @@
 (call function: (_) @bind.target
   arguments: (argument_list (keyword_argument name: (identifier) @bind.key
                                               value: [(identifier) (attribute) (lambda) (call) (subscript)] @bind.value))) @bind.arg
+(assignment left: (pattern_list (identifier) @bind.target) right: (_) @bind.value) @bind.unpack

@@ -1,0 +1,3 @@
+import { Widget } from './ui';
+
+new Widget().draw();

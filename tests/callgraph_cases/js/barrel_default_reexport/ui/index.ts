@@ -1,0 +1,1 @@
+export { default as Widget } from './widget';

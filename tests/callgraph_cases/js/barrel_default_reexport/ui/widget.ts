@@ -1,0 +1,3 @@
+export default class Widget {
+  draw(): void {}
+}

@@ -1,0 +1,2 @@
+export { slugify as slug } from './text';
+export * from './cache';

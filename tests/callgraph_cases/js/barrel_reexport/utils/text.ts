@@ -1,0 +1,3 @@
+export function slugify(s: string): string {
+  return s;
+}

@@ -1,0 +1,5 @@
+const make = require('./make');
+const util = require('./util');
+
+make();
+util.log();

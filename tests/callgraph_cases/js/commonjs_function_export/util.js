@@ -1,0 +1,3 @@
+exports.log = function log() {
+  return 2;
+};

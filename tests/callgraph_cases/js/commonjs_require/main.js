@@ -1,0 +1,5 @@
+const tools = require('./tools');
+const { helper } = require('./tools');
+
+tools.run();
+helper();

@@ -1,0 +1,7 @@
+function run() {
+  helper();
+}
+
+function helper() {}
+
+module.exports = { run, helper };

@@ -1,0 +1,5 @@
+export default function call(): void {}
+
+export function version(): string {
+  return '1';
+}

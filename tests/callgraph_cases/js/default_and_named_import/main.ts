@@ -1,0 +1,4 @@
+import api, { version } from './api';
+
+api();
+version();

@@ -1,0 +1,3 @@
+import render from './view';
+
+render();

@@ -1,0 +1,5 @@
+export default function show(): void {
+  paint();
+}
+
+function paint(): void {}

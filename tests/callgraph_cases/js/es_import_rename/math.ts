@@ -1,0 +1,3 @@
+export function compute(x: number): number {
+  return x * 2;
+}

@@ -1,0 +1,7 @@
+export function greet(name) {
+  return format(name);
+}
+
+function format(name) {
+  return name;
+}

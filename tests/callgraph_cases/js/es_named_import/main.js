@@ -1,0 +1,3 @@
+import { greet } from './lib.js';
+
+greet('x');

@@ -1,0 +1,3 @@
+function internalName(): void {}
+
+export { internalName as publicName };

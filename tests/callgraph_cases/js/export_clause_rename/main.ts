@@ -1,0 +1,3 @@
+import { publicName } from './lib';
+
+publicName();

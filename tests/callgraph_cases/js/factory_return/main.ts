@@ -1,0 +1,9 @@
+class Client {
+  fetch(): void {}
+}
+
+function makeClient(): Client {
+  return new Client();
+}
+
+makeClient().fetch();

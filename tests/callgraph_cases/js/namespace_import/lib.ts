@@ -1,0 +1,5 @@
+export function start(): void {
+  stop();
+}
+
+export function stop(): void {}

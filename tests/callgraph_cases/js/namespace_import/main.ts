@@ -1,0 +1,3 @@
+import * as lib from './lib';
+
+lib.start();

@@ -1,0 +1,9 @@
+class Parser {
+  static create(): Parser {
+    return new Parser();
+  }
+
+  parse(): void {}
+}
+
+Parser.create().parse();

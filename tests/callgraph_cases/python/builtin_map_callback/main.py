@@ -1,0 +1,5 @@
+def inc(x):
+    return x + 1
+
+
+list(map(inc, [1, 2]))

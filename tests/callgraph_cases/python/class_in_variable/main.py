@@ -1,0 +1,7 @@
+class Worker:
+    def __init__(self):
+        pass
+
+
+factory = Worker
+factory()

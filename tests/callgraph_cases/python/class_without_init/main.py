@@ -1,0 +1,7 @@
+class A:
+    def method(self):
+        pass
+
+
+a = A()
+a.method()

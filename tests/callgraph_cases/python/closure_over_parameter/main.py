@@ -1,0 +1,11 @@
+def outer(fn):
+    def inner():
+        fn()
+    return inner
+
+
+def target():
+    pass
+
+
+outer(target)()

@@ -1,0 +1,6 @@
+class Base:
+    def __init__(self):
+        pass
+
+    def setup(self):
+        pass

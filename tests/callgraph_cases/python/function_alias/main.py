@@ -1,0 +1,6 @@
+def original():
+    pass
+
+
+alias = original
+alias()

@@ -1,0 +1,9 @@
+from functools import partial
+
+
+def power(base, exp):
+    return base ** exp
+
+
+square = partial(power, exp=2)
+square(4)

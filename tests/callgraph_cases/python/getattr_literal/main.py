@@ -1,0 +1,7 @@
+class Plugin:
+    def run(self):
+        pass
+
+
+p = Plugin()
+getattr(p, "run")()

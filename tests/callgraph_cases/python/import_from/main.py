@@ -1,0 +1,3 @@
+from mod import func
+
+func()

@@ -1,0 +1,6 @@
+def func():
+    helper()
+
+
+def helper():
+    pass

@@ -1,0 +1,6 @@
+def run():
+    from mod import tool
+    tool()
+
+
+run()

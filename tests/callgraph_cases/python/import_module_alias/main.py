@@ -1,0 +1,8 @@
+import mod as m
+
+
+def run():
+    return m.func()
+
+
+run()

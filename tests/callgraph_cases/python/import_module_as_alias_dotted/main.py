@@ -1,0 +1,3 @@
+import pkg.tools as t
+
+t.run()

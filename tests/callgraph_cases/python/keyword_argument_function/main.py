@@ -1,0 +1,9 @@
+def run(task=None, *, callback):
+    callback()
+
+
+def done():
+    pass
+
+
+run(callback=done)

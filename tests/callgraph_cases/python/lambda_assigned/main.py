@@ -1,0 +1,6 @@
+def double(x):
+    return x * 2
+
+
+f = lambda x: double(x)
+f(1)

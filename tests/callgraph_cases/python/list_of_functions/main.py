@@ -1,0 +1,14 @@
+def one():
+    pass
+
+
+def two():
+    pass
+
+
+def run_all():
+    for step in [one, two]:
+        step()
+
+
+run_all()

@@ -1,0 +1,7 @@
+class Outer:
+    class Inner:
+        def ping(self):
+            pass
+
+
+Outer.Inner().ping()

@@ -1,0 +1,11 @@
+def outer():
+    def inner():
+        return leaf()
+    return inner()
+
+
+def leaf():
+    pass
+
+
+outer()

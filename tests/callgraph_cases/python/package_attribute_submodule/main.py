@@ -1,0 +1,3 @@
+import pkg
+
+pkg.sub.func()

@@ -1,0 +1,1 @@
+from .mid import compute as total

@@ -1,0 +1,1 @@
+from .impl import compute

@@ -1,0 +1,5 @@
+from .b import helper
+
+
+def run():
+    helper()

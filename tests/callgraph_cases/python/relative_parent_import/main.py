@@ -1,0 +1,3 @@
+from pkg.sub.x import go
+
+go()

@@ -1,0 +1,5 @@
+from ..util import tool
+
+
+def go():
+    tool()

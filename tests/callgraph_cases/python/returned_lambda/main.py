@@ -1,0 +1,9 @@
+def make():
+    return lambda: work()
+
+
+def work():
+    pass
+
+
+make()()

@@ -1,0 +1,6 @@
+def process():
+    helper()
+
+
+def helper():
+    pass

@@ -1,0 +1,5 @@
+import a
+from b import process
+
+a.process()
+process()

@@ -1,0 +1,4 @@
+from mod import *
+
+func()
+other()

@@ -1,0 +1,10 @@
+def func():
+    pass
+
+
+def other():
+    pass
+
+
+def _private():
+    pass

@@ -1,0 +1,6 @@
+try:
+    from fast import parse
+except ImportError:
+    from slow import parse
+
+parse("x")

@@ -1,0 +1,11 @@
+def f():
+    pass
+
+
+def g():
+    pass
+
+
+a, b = f, g
+a()
+b()

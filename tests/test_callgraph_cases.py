@@ -1,0 +1,85 @@
+"""Precision and recall of `workbench callgraph` over hand-written programs.
+
+Each case under tests/callgraph_cases/<lang>/<case>/ is a small program about one language
+feature, with `expected.json`: the call graph written by hand in the export format (see
+workbench/callgraph.py for the naming rules). The test runs the export on the case's entry
+file (`main.py` / `main.ts` / `main.js`), compares the edge sets over all cases and prints
+precision, recall and the edges that differ.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from workbench.callgraph import callgraph
+
+CASES = Path(__file__).parent / "callgraph_cases"
+# Floors reached by this implementation; raise them when it improves, never lower silently.
+FLOORS = {"python": (0.99, 0.98), "js": (0.97, 0.97)}
+
+
+def _entry(case: Path) -> Path:
+    for name in ("main.py", "main.ts", "main.js"):
+        if (case / name).exists():
+            return case / name
+    raise FileNotFoundError(f"no main.* in {case}")
+
+
+def _edges(graph: dict) -> set[tuple[str, str]]:
+    return {(caller, callee) for caller, callees in graph.items() for callee in callees}
+
+
+def run_cases(lang: str):
+    rows = []
+    for case in sorted(p for p in (CASES / lang).iterdir() if p.is_dir()):
+        expected = json.loads((case / "expected.json").read_text())
+        got = callgraph([str(_entry(case))], package=str(case))
+        rows.append((case.name, expected, got))
+    return rows
+
+
+def score(rows):
+    tp = fp = fn = 0
+    report = []
+    for name, expected, got in rows:
+        e, g = _edges(expected), _edges(got)
+        tp += len(e & g)
+        fp += len(g - e)
+        fn += len(e - g)
+        missing_keys = sorted(set(expected) - set(got))
+        if e != g or missing_keys:
+            report.append(f"  {name}: missing {sorted(e - g)} extra {sorted(g - e)}"
+                          + (f" missing keys {missing_keys}" if missing_keys else ""))
+    precision = tp / (tp + fp) if tp + fp else 1.0
+    recall = tp / (tp + fn) if tp + fn else 1.0
+    return precision, recall, tp, fp, fn, report
+
+
+@pytest.mark.parametrize("lang", ["python", "js"])
+def test_callgraph_precision_and_recall(lang, capsys):
+    rows = run_cases(lang)
+    assert len(rows) >= (40 if lang == "python" else 10)
+    precision, recall, tp, fp, fn, report = score(rows)
+    with capsys.disabled():
+        print(f"\ncallgraph {lang}: {len(rows)} programs, {tp + fn} expected edges: "
+              f"precision {precision:.3f}, recall {recall:.3f} (tp {tp}, fp {fp}, fn {fn})")
+        for line in report:
+            print(line)
+    p_floor, r_floor = FLOORS[lang]
+    assert precision >= p_floor and recall >= r_floor
+
+
+def test_every_function_of_a_reachable_module_is_a_key():
+    case = CASES / "python" / "reexport_chain_alias"
+    got = callgraph([str(case / "main.py")], package=str(case))
+    assert {"main", "main.report", "pkg", "pkg.mid", "pkg.impl", "pkg.impl.compute"} <= set(got)
+    assert got["pkg.mid"] == []
+
+
+def test_unreachable_modules_are_left_out(tmp_path):
+    (tmp_path / "main.py").write_text("def f():\n    pass\n")
+    (tmp_path / "other.py").write_text("def g():\n    pass\n")
+    got = callgraph([str(tmp_path / "main.py")], package=str(tmp_path))
+    assert got == {"main": [], "main.f": []}
