@@ -608,7 +608,7 @@ def _prose_member(c: Sym, rules: Rules, depth: int) -> str:
     if rules.line_numbers:
         text += f" ({lines_label(c, short=True)})"
     if rules.docs and c.doc:
-        text += f" \u2014 {c.doc.rstrip('.;')}"
+        text += f" \u2014 {c.doc.rstrip('.:;,')}"
     kids, more, hidden = members(c, rules, depth + 1)
     if kids or more or hidden:
         inner = [_prose_member(k, rules, depth + 1) for k in kids]
@@ -642,7 +642,7 @@ def _prose_sym(s: Sym, rules: Rules) -> str:
         text += " (truncated)"
     text += "."
     if rules.docs and s.doc:
-        text += f" {s.doc.rstrip('.')}."
+        text += f" {s.doc.rstrip('.:;,')}."
     kids, more, hidden = members(s, rules, 2)
     flds = [c for c in kids if c.kind in FIELD_KINDS and not c.children]
     others = [c for c in kids if c not in flds]
@@ -665,7 +665,7 @@ def prose_file(fd: FileData, rules: Rules) -> str:
     lang = fd.language or "unknown-language"
     head = f"{fd.path} is a {lang} file of {fd.info.line_count} lines with {fd.definitions} definitions."
     if rules.docs and fd.doc:
-        head += f" {fd.doc.rstrip('.')}."
+        head += f" {fd.doc.rstrip('.:;,')}."
     out = [head]
     if rules.imports and fd.imports:
         out.append("It imports " + ", ".join(fd.imports) + ".")
