@@ -44,10 +44,15 @@ def _rules(a) -> Rules:
 
 
 def _emit(resp, as_json: bool) -> int:
-    if as_json:
-        print(resp.to_json())
-    else:
-        sys.stdout.write(resp.text + ("" if resp.text.endswith("\n") else "\n"))
+    try:
+        if as_json:
+            print(resp.to_json())
+        else:
+            sys.stdout.write(resp.text + ("" if resp.text.endswith("\n") else "\n"))
+        sys.stdout.flush()
+    except BrokenPipeError:                 # `... | head`: the reader went away
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 1 if resp.error else 0
 
 
