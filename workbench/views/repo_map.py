@@ -179,11 +179,11 @@ def focus_nodes(con, g: Graph, focus: list[str]) -> tuple[dict, list[str]]:
 def ranked(con, focus: list[str] | None = None) -> tuple[list[tuple[int, float]], list[str]]:
     """[(symbol_id, rank)] best first, and focus items that matched nothing."""
     focus = [f for f in (focus or []) if f and f.strip()]
-    key = (id(con), _state(con), tuple(focus))
+    key = (store.get_meta(con, "root"), _state(con), tuple(focus))
     hit = _CACHE.get(key)
     if hit is not None:
         return hit
-    gkey = (id(con), key[1])
+    gkey = (key[0], key[1])
     g = _CACHE.get(gkey)
     if g is None:
         g = _CACHE[gkey] = build_graph(con)
