@@ -406,3 +406,14 @@ def test_graph_tools_fall_back_to_the_edges_table_without_workbench_graph(wbs, m
             assert call(wb, t, a).text == with_graph[(t, str(a))], (t, a)
     arch = call(wb, "get_architecture_overview", {"directory": "shop"})
     assert not arch.error and "shop/orders.py -> " in arch.text
+
+
+def test_repeated_outline_in_a_session_is_not_resent(wbs):
+    s = Session(wbs["pyshop"])
+    first = s.call("read_outline", path="shop/orders.py")
+    again = s.call("read_outline", path="shop/orders.py")
+    assert again.text == ("outline of shop/orders.py already provided above (turn 1); unchanged "
+                          "since, not sent again")
+    assert again.tokens < first.tokens
+    other = s.call("read_outline", path="shop")                  # a different scope is sent
+    assert "## shop/orders.py" in other.text

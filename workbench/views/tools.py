@@ -466,9 +466,15 @@ def read_outline(ctx: Context, path: str):
         text, data, versions = render_outline(ctx.con, rel, ctx.rules)
     except LookupError as exc:
         raise ToolError(exc.args[0]) from None
-    if ctx.session is not None:
-        for p, sha in versions.items():
-            ctx.session.remember(("outline", p, ctx.rules.format), sha)
+    s = ctx.session
+    if s is not None and versions:
+        key = ("outline", rel, ctx.rules)
+        stamp = "|".join(f"{p}:{h}" for p, h in sorted(versions.items()))
+        turn = s.already_sent(key, stamp) if ctx.rules.dedupe else None
+        if turn is not None:
+            return (f"outline of {rel} already provided above (turn {turn}); unchanged since, "
+                    "not sent again", {"path": rel, "repeat_of": turn}, versions, turn)
+        s.remember(key, stamp)
     return text, data, versions
 
 
