@@ -59,7 +59,7 @@ def strategy_rows(wb, rules: Rules | None = None, *, map_budget: int | None = No
     on_map = {s["id"] for s in map_data["symbols"]}
     t_map = time.perf_counter() - t0
     syms: dict[str, list] = {}
-    for r in store.run(con, f"""
+    for r in store.run(con, """
             SELECT s.symbol_id, s.path, s.kind, s.qualname, s.start_line, s.end_line, s.name, s.parent_id
             FROM symbols s WHERE list_contains(?, s.kind)
               AND NOT coalesce(s.is_declaration, false) ORDER BY s.path, s.start_line""", [list(kinds)]):
