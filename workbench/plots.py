@@ -6,7 +6,7 @@ function that takes either a workbench or that DataFrame:
     >>> from workbench import plots
     >>> plots.token_treemap(wb)                 # tokens by directory and file
     >>> plots.outline_ratio(wb)                 # outline tokens / whole-file tokens per file
-    >>> plots.strategy_distributions(table)     # the outline strategies table, as distributions
+    >>> plots.strategy_distributions(table)     # views.strategies.strategy_table(wb), as box plots
 
 Token counts come from :mod:`workbench.views.tokens` (cl100k by default); outline texts
 from the outline renderer of :mod:`workbench.views`: the same functions the agent tools use.
@@ -122,20 +122,31 @@ def outline_ratio(wb_or_df, rules=None, **overrides):
     return fig
 
 
-def strategy_distributions(table, value: str | None = None, strategy: str | None = None):
-    """Box plots of a per-file metric for each strategy of the strategy comparison table.
+STRATEGY_COLUMNS = {"whole_file": "a whole file", "outline_region": "b outline + region",
+                    "map_region": "c repo map + region"}
 
-    ``table`` is a DataFrame (or anything with ``.df()``) with one row per (file, strategy);
-    ``value`` and ``strategy`` name its columns (guessed when not given: the strategy column
-    is the first text column named like 'strategy', the value the first 'tokens' column).
-    """
-    import plotly.express as px
+
+def strategy_long(table) -> pd.DataFrame:
+    """The strategy table of ``workbench.views.strategies`` (one row per function, one column
+    per strategy) as one row per (function, strategy): qualname, path, strategy, tokens."""
     df = table.df() if hasattr(table, "df") else pd.DataFrame(table)
-    strategy = strategy or next(c for c in df.columns if "strategy" in c.lower())
-    value = value or next(c for c in df.columns if "token" in c.lower()
-                          and pd.api.types.is_numeric_dtype(df[c]))
-    fig = px.box(df, x=strategy, y=value, points="all", color=strategy,
-                 hover_name=next((c for c in ("path", "file") if c in df.columns), None),
-                 title=f"{value} per file, by strategy")
-    fig.update_layout(showlegend=False, height=450)
+    keep = [c for c in ("qualname", "path", "kind", "body_lines", "file_lines") if c in df.columns]
+    cols = [c for c in STRATEGY_COLUMNS if c in df.columns]
+    long = df.melt(id_vars=keep, value_vars=cols, var_name="strategy", value_name="tokens")
+    long["strategy"] = long["strategy"].map(STRATEGY_COLUMNS)
+    return long
+
+
+def strategy_distributions(table, log: bool = True):
+    """Distributions (box plot plus points) of the tokens each strategy spends to get one
+    function's body, from the strategy comparison table (``views.strategies.strategy_table``)."""
+    import plotly.express as px
+    long = strategy_long(table)
+    med = long.groupby("strategy")["tokens"].median()
+    fig = px.box(long, x="strategy", y="tokens", color="strategy", points="all", log_y=log,
+                 hover_name="qualname" if "qualname" in long.columns else None,
+                 hover_data=[c for c in ("path", "body_lines") if c in long.columns],
+                 title="Tokens to get one function's body, by strategy (medians: "
+                       + ", ".join(f"{k.split(' ', 1)[1]} {v:,.0f}" for k, v in med.items()) + ")")
+    fig.update_layout(showlegend=False, height=460, yaxis_title="tokens" + (" (log)" if log else ""))
     return fig

@@ -8,7 +8,8 @@ import ipywidgets as W
 from .. import store
 
 CSS = """<style>
-.wb-pre pre { white-space: pre; font-family: var(--jp-code-font-family, monospace);
+.wb-pre { min-width: 0; max-width: 100%; }
+.wb-pre pre { white-space: pre-wrap; overflow-wrap: anywhere; font-family: var(--jp-code-font-family, monospace);
   font-size: 12px; line-height: 1.35; margin: 0; padding: 6px 8px; overflow: auto;
   max-height: 520px; background: var(--jp-layout-color1, #fafafa);
   border: 1px solid var(--jp-border-color2, #ddd); border-radius: 3px; }

@@ -49,6 +49,7 @@ class OutlineBrowser(W.VBox):
         self.max_depth = W.IntSlider(value=self.base_rules.max_depth or 0, min=0, max=5,
                                      description="max depth", style={"description_width": "initial"})
         self.symbol = W.Dropdown(options=[], description="symbol", layout=C.layout(width="520px"))
+        self.symbol.add_class("wb-symbol")
         self.badge = W.HTML()
         self.badge.add_class("wb-badge")
         self.outline_view = W.HTML()
@@ -65,9 +66,9 @@ class OutlineBrowser(W.VBox):
         opts = W.VBox([self.format, W.HBox(list(self.flags.values())[:4]),
                        W.HBox(list(self.flags.values())[4:]),
                        W.HBox([self.max_children, self.max_depth])])
-        left = W.VBox([self.search, self.file], layout=C.layout(width="340px"))
+        left = W.VBox([self.search, self.file], layout=C.layout(flex="0 0 340px", width="340px"))
         right = W.VBox([opts, self.badge, self.outline_view, self.symbol, self.region_view],
-                       layout=C.layout(flex="1 1 auto", width="auto"))
+                       layout=C.layout(flex="1 1 0%", min_width="0", width="auto"))
         super().__init__([W.HBox([left, right])], **kw)
         self.add_class("wb-outline-browser")
         self.refresh()
@@ -143,12 +144,12 @@ class OutlineBrowser(W.VBox):
                          "SELECT symbol_id, kind, qualname, start_line, end_line FROM symbols "
                          "WHERE path = ? AND kind <> 'module' ORDER BY start_line, symbol_id", [path])
         current = self.symbol.value
-        self.symbol.options = [("(choose a symbol to read its region)", None)] + [
+        self.symbol.options = [("(choose a symbol to read its region)", 0)] + [
             (f"{k} {q} [{a}-{b}]", sid) for sid, k, q, a, b in syms]
-        self.symbol.value = current if current in {s[0] for s in syms} else None
+        self.symbol.value = current if current in {s[0] for s in syms} else 0
 
     def show_region(self, symbol_id):
-        if symbol_id is None:
+        if not symbol_id:
             self.region = None
             self.region_view.value = ""
             return
