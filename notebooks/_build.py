@@ -332,6 +332,289 @@ plots.strategy_distributions(table)
     ]
 
 
+@notebook("02_call_chains")
+def call_chains():
+    return [
+        md('''
+# 02 · Call chains
+
+**What this notebook is for:** following calls through a repository on a graph instead of
+with grep. Pick a function, choose callers, callees or both and a depth, and see the chain
+drawn (nodes coloured by file or module, unresolved calls in red, never guessed), the call
+sites as a table, and the text an agent would receive from `trace_call_chain`. Then see why
+a graph finds the aliased caller that grep misses.
+
+**Parameters:** `REPO` (default: the bundled `pyshop` sample), `SYMBOL` (default: the
+function with the most resolved calls in and out) and `DEPTH`.
+'''),
+        code(SETUP + "\nfrom workbench import graph\nfrom workbench.views import tools\nfrom workbench.widgets import CallChainExplorer\nimport pandas as pd"),
+        params('''
+REPO = sample_repo("pyshop")   # the repository to study: any local folder
+DB = None                      # its DuckDB file; None = one cache file per repository
+SYMBOL = None                  # qualified name to start from; None = the best connected function
+DEPTH = 3                      # levels of calls to follow
+'''),
+        code('''
+wb = open_repo(REPO, DB)
+if SYMBOL is None:
+    SYMBOL = wb.sql("""
+        SELECT s.qualname
+        FROM symbols s JOIN edges e ON e.kind = 'calls' AND e.dst_id IS NOT NULL
+                                    AND (e.src_id = s.symbol_id OR e.dst_id = s.symbol_id)
+        WHERE s.kind IN ('function', 'method')
+        GROUP BY s.qualname ORDER BY count(*) DESC, s.qualname LIMIT 1""").fetchall()[0][0]
+print(wb, "\\nstarting from", SYMBOL)
+'''),
+        md('''
+## 1. The explorer
+
+Type a symbol (completion lists the most called first), pick a direction and a depth. Callers
+are drawn to the left, callees to the right of the starting node (the big one); the layout
+is networkx's multipartite layout by call depth. Red crosses are calls the resolver could not
+bind to a definition in the repository (a dynamic `getattr`, a method on an unknown object):
+they stay visible as such. Choosing a *node* shows its region as `read_region` returns it.
+'''),
+        code('''
+cc = CallChainExplorer(wb, SYMBOL, direction="both", depth=DEPTH)
+cc
+'''),
+        md('''
+Everything on screen is an attribute: the chain edges (`graph.ChainEdge`), the unresolved
+call sites, the networkx graph and the plotly figure.
+'''),
+        code('''
+pd.DataFrame(cc.call_site_rows()).head(20)
+'''),
+        md('''
+## 2. The same from code
+
+`workbench.graph` answers with plain values; `workbench.views.tools` formats them as the
+text an agent receives (with its token count).
+'''),
+        code('''
+chain = graph.trace_call_chain(wb.con, SYMBOL, depth=2, direction="down")
+pd.DataFrame([e.as_dict() for e in chain])
+'''),
+        code('''
+tools.call(wb, "trace_call_chain", {"symbol": SYMBOL, "depth": 2, "direction": "down"})
+'''),
+        code('''
+tools.call(wb, "find_callers", {"symbol": SYMBOL})
+'''),
+        md('''
+And in SQL: the workbench connection has table macros `callers(q)`, `callees(q)`,
+`call_chain(q, depth)` and `call_chain_up(q, depth)`. They are temporary macros of that
+connection, so use `wb.con.sql(...)` (a parameterised `wb.sql(query, params)` runs on a new
+cursor, which does not see them).
+'''),
+        code('''
+wb.con.sql("SELECT * FROM call_chain(?, 2)", params=[SYMBOL]).df()
+'''),
+        md('''
+## 3. Why a graph finds the caller grep misses
+
+Grep looks for the text `name(`. Code also calls a function through an alias
+(`from shop import compute_total as ct` ... `ct(...)`), through a re-export
+(`shop.util.total_price`), as a method on an object, or passes it around. The resolver binds
+those call sites to the definition; grep cannot.
+
+Below: for the functions with the most callers, the call sites grep finds versus the ones the
+graph finds, and the ones only the graph finds.
+'''),
+        code('''
+import os, re
+
+def grep_sites(name):
+    """Lines containing `name(` in the repository's indexed files (what grep would show)."""
+    hits = set()
+    pat = re.compile(r"\\b" + re.escape(name) + r"\\s*\\(")
+    for (path,) in wb.sql("SELECT path FROM files WHERE status IN ('ok', 'partial')").fetchall():
+        with open(os.path.join(wb.root, path), encoding="utf-8", errors="replace") as fh:
+            for i, line in enumerate(fh, 1):
+                if pat.search(line):
+                    hits.add((path, i))
+    return hits
+
+top = wb.sql("""
+    SELECT d.qualname, d.name, d.path, d.start_line, d.kind
+    FROM edges e JOIN symbols d ON d.symbol_id = e.dst_id
+    WHERE e.kind = 'calls' AND d.kind = 'function'   -- methods: called as obj.name(...), constructors as Class(...)
+    GROUP BY ALL ORDER BY count(*) DESC, d.qualname LIMIT 8""").fetchall()
+rows = []
+for qual, name, path, start, kind in top:
+    sites = {(c.path, c.line): c.resolution for c in graph.find_callers(wb.con, qual)}
+    grep = grep_sites(name) - {(path, start)}
+    missed = {k: v for k, v in sites.items() if k not in grep}
+    rows.append({"function": qual, "graph call sites": len(sites), "grep hits": len(grep),
+                 "only the graph finds": len(missed),
+                 "how they were bound": ", ".join(sorted(set(missed.values())))})
+pd.DataFrame(rows)
+'''),
+        md('''
+Grep also over-counts: a same-named function elsewhere (`shop.util.legacy.compute_total` in
+`pyshop`) matches the pattern too, while the graph tells them apart.
+
+## 4. How sure is the graph?
+
+Every call edge says how it was bound. `unresolved` and `ambiguous` are the honest answer
+for dynamic code; `external` and `builtin` leave the repository.
+'''),
+        code('''
+import plotly.express as px
+res = wb.sql("SELECT resolution, count(*) AS calls FROM edges WHERE kind = 'calls' GROUP BY 1 ORDER BY 2 DESC").df()
+px.bar(res, x="resolution", y="calls", title="Call edges by resolution")
+'''),
+        md('''
+## Try
+
+* Set the explorer to *callers* of a function in a `util` module: who depends on it?
+* Increase the depth until a `(cycle)` appears in the table: which functions recurse?
+* Switch *colour by* to *module / directory*: does the chain stay inside one package?
+'''),
+    ]
+
+
+@notebook("03_agent_preview")
+def agent_preview():
+    return [
+        md('''
+# 03 · Agent session preview
+
+**What this notebook is for:** previewing what a coding agent's context fills up with.
+Write a sequence of tool calls; see each response exactly as the agent gets it, the running
+token total against a context window with the point where a budget manager would start
+compressing older reads (60% by default), and what the same calls would cost without the
+session cache (every repeated read sent again in full).
+
+**Parameters:** `REPO` (default: the bundled `pyshop` sample) and `WINDOW`, the context
+window in tokens.
+'''),
+        code(SETUP + "\nfrom workbench.views import Rules, tools\nfrom workbench.views.session import Session\nfrom workbench.views.pricing import default_pricing\nfrom workbench.widgets import SessionPreview\nimport pandas as pd"),
+        params('''
+REPO = sample_repo("pyshop")   # the repository to study: any local folder
+DB = None                      # its DuckDB file; None = one cache file per repository
+WINDOW = 32_000                # context window in tokens (8k ... 1M in the widget)
+'''),
+        code('''
+wb = open_repo(REPO, DB)
+# a plausible first session on this repository: the biggest source file and its biggest function
+PATH, FUNC, START, END = wb.sql("""
+    SELECT path, qualname, start_line, end_line FROM symbols
+    WHERE kind IN ('function', 'method')
+      AND path = (SELECT path FROM files WHERE status = 'ok' AND language IS NOT NULL
+                    AND path IN (SELECT path FROM symbols WHERE kind IN ('function', 'method'))
+                  ORDER BY line_count DESC, path LIMIT 1)
+    ORDER BY end_line - start_line DESC, qualname LIMIT 1""").fetchall()[0]
+LINES = wb.sql("SELECT line_count FROM files WHERE path = ?", [PATH]).fetchall()[0][0]
+CALLS = [
+    "list_files",
+    f"read_outline path={PATH}",
+    f"resolve_symbol name={FUNC}",
+    f"find_callers symbol={FUNC}",
+    f"read_region path={PATH} start_line=1 end_line={LINES}",
+    f"resolve_symbol name={FUNC}",
+    f"read_region path={PATH} start_line=1 end_line={LINES}",
+    "repo_map",
+]
+print(wb, "\\n" + "\\n".join(CALLS))
+'''),
+        md('''
+## 1. The preview
+
+Edit the calls (one per line, `tool name=value ...`), or add one with the controls below the
+editor. The chart shows the cumulative tokens with the session (repeats answered "already
+provided above") and without it (dotted), against the window and the compression point.
+Pick a call under *response* to see its text exactly as sent.
+'''),
+        code('''
+sp = SessionPreview(wb, CALLS, context_window=WINDOW)
+sp
+'''),
+        code('''
+pd.DataFrame(sp.session.rows())
+'''),
+        md('''
+## 2. The same from code
+
+`Session` is the view the widget runs (twice: once with the rules' `dedupe`, once without).
+'''),
+        code('''
+s = Session(wb, Rules(context_window=WINDOW))
+s.call("read_outline", path=PATH)
+s.call("resolve_symbol", name=FUNC)
+again = s.call("resolve_symbol", name=FUNC)
+print(again.text)
+s
+'''),
+        md('''
+## 3. Whole files versus outline + regions
+
+Two agents answer the same question about the five biggest source files. One reads every
+file whole; the other reads each outline and then only the biggest function in it.
+'''),
+        code('''
+files = wb.sql("""
+    SELECT f.path, f.line_count,
+           (SELECT max_by([s.start_line, s.end_line], s.end_line - s.start_line) FROM symbols s
+             WHERE s.path = f.path AND s.kind IN ('function', 'method')) AS biggest
+    FROM files f WHERE f.status = 'ok'
+      AND EXISTS (SELECT 1 FROM symbols s WHERE s.path = f.path AND s.kind IN ('function', 'method'))
+    ORDER BY f.line_count DESC, f.path LIMIT 5""").fetchall()
+whole = Session(wb, Rules(context_window=WINDOW, max_chars=10**9))
+lean = Session(wb, Rules(context_window=WINDOW))
+for path, n, (a, b) in files:
+    whole.call("read_region", path=path, start_line=1, end_line=n)
+    lean.call("read_outline", path=path)
+    lean.call("read_region", path=path, start_line=a, end_line=b)
+price = default_pricing()
+pd.DataFrame([
+    {"agent": "whole files", "calls": len(whole.records), "tokens": whole.total_tokens,
+     "share of window": f"{whole.used_share:.1%}", "cost $": round(whole.cost(), 5)},
+    {"agent": "outline + region", "calls": len(lean.records), "tokens": lean.total_tokens,
+     "share of window": f"{lean.used_share:.1%}", "cost $": round(lean.cost(), 5)},
+])
+'''),
+        code('''
+import plotly.graph_objects as go
+fig = go.Figure()
+for name, sess in [("whole files", whole), ("outline + region", lean)]:
+    fig.add_trace(go.Scatter(x=[0] + [r.turn for r in sess.records],
+                             y=[0] + [r.cumulative for r in sess.records], mode="lines+markers", name=name))
+fig.add_hline(y=WINDOW * 0.6, line_dash="dash", annotation_text="compress at 60%")
+fig.update_layout(title="Cumulative tokens: whole files vs outline + region",
+                  xaxis_title="tool call", yaxis_title="tokens", height=380)
+fig
+'''),
+        md('''
+## 4. What it costs
+
+Prices per million tokens from `workbench/pricing.toml` (edit it, or load your own with
+`Pricing.load(path)`). Cached input is billed separately by providers and is cheaper.
+'''),
+        code('''
+pd.DataFrame(price.table())
+'''),
+        md('''
+## 5. What the agent is told about the tools
+
+The JSON schema of each tool, as a function-calling API would receive it:
+'''),
+        code('''
+import json
+print(json.dumps(tools.TOOLS["read_region"].schema, indent=2))
+'''),
+        md('''
+## Try
+
+* Set the window to 8k: at which call would compression start?
+* Comment out the second `read_region` (`#` at the start): how much did the repeat cost
+  without the session cache?
+* Add `read_region` calls of overlapping ranges: when does the session answer "already
+  provided"?
+'''),
+    ]
+
+
 @notebook("04_sql_over_code")
 def sql_cookbook():
     return [

@@ -8,8 +8,9 @@ browser; every widget keeps the view results it shows as attributes).
 """
 from __future__ import annotations
 
+from .callchain import CallChainExplorer
 from .outline import OutlineBrowser
 from .rules import RuleComparison
 from .session import SessionPreview
 
-__all__ = ["OutlineBrowser", "RuleComparison", "SessionPreview"]
+__all__ = ["OutlineBrowser", "RuleComparison", "CallChainExplorer", "SessionPreview"]

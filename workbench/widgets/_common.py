@@ -58,3 +58,19 @@ def source_files(wb) -> list[str]:
 
 def layout(**kw) -> W.Layout:
     return W.Layout(**kw)
+
+
+def show_in(output, obj) -> None:
+    """Replace an Output widget's content with `obj` (only inside a kernel: without a front
+    end there is nothing to draw into, and the object stays available as an attribute)."""
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover
+        return
+    ip = get_ipython()
+    if ip is None or not getattr(ip, "kernel", None):
+        return
+    output.clear_output(wait=True)
+    with output:
+        from IPython.display import display
+        display(obj)

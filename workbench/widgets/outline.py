@@ -157,7 +157,8 @@ class OutlineBrowser(W.VBox):
         path, start, end = store.one(C.con_of(self.wb),
                                      "SELECT path, start_line, end_line FROM symbols WHERE symbol_id = ?",
                                      [symbol_id])
-        self.region = tools.read_region(self.wb, path, start, end, rules=self.rules)
+        self.region = tools.call(self.wb, "read_region",
+                                 {"path": path, "start_line": start, "end_line": end}, rules=self.rules)
         self.region_view.value = (
             f"<span class='wb-badge'>read_region({path!r}, {start}, {end}): "
             f"<b>{self.region.tokens:,}</b> tokens</span>" + C.pre(self.region.text, "wb-region"))

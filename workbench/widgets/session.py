@@ -53,7 +53,12 @@ def format_call(tool: str, args: dict) -> str:
 
 
 def parse_calls(text: str) -> list[tuple[str, dict]]:
-    return [parse_call(ln) for ln in text.splitlines() if ln.strip() and not ln.strip().startswith("#")]
+    """Every non-blank, non-comment line as (tool, args); unknown tool names are an error."""
+    calls = [parse_call(ln) for ln in text.splitlines() if ln.strip() and not ln.strip().startswith("#")]
+    for tool, _ in calls:
+        if tool not in TOOLS:
+            raise ValueError(f"no tool {tool!r}; tools: {', '.join(TOOLS)}")
+    return calls
 
 
 class SessionPreview(W.VBox):
@@ -170,10 +175,7 @@ class SessionPreview(W.VBox):
         self.turn.value = rows[-1]["turn"] if rows else None
         self.show_response(self.turn.value)
         self.figure = self._figure()
-        self.chart.clear_output(wait=True)
-        with self.chart:
-            from IPython.display import display
-            display(self.figure)
+        C.show_in(self.chart, self.figure)
 
     def _figure(self):
         import plotly.graph_objects as go
