@@ -26,6 +26,34 @@ def sample_repo(name: str = "pyshop") -> str:
     return str(SAMPLES / name)
 
 
+def stdlib_root() -> str:
+    """The standard library of the running interpreter (real code at scale, always present)."""
+    import sysconfig
+    return sysconfig.get_paths()["stdlib"]
+
+
+def stdlib_sample(paths, dest: str | None = None) -> str:
+    """A copy of some standard-library files (paths relative to the stdlib root, files or
+    package folders): the same real code, indexed in a second. ``dest`` defaults to a folder
+    in the user cache named after the selection, so its index is cached like any other."""
+    import hashlib
+    import shutil
+    root = stdlib_root()
+    if dest is None:
+        key = hashlib.sha256("\n".join([root, *paths]).encode()).hexdigest()[:10]
+        dest = os.path.join(os.path.dirname(cache_db(root)), f"stdlib-sample-{key}")
+    for rel in paths:
+        src = os.path.join(root, rel)
+        dst = os.path.join(dest, rel)
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        if os.path.isdir(src):
+            shutil.copytree(src, dst, dirs_exist_ok=True,
+                            ignore=shutil.ignore_patterns("__pycache__", "test", "tests"))
+        else:
+            shutil.copy2(src, dst)
+    return dest
+
+
 def cache_db(repo) -> str:
     """The default database file for a repository: one per absolute path, in the user cache."""
     import hashlib

@@ -1,0 +1,93 @@
+"""Every notebook runs top to bottom headlessly (nbclient) on the sample repositories."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from workbench.notebooks import NOTEBOOKS, execute, inject_parameters, notebook_paths, sample_repo
+
+CELL_TIMEOUT = 240          # seconds per cell; a stuck kernel fails the test instead of hanging
+NAMES = [p.stem for p in notebook_paths()]
+# Notebooks whose subject is one repository's structure also run on the other samples.
+OTHER_SAMPLES = ["tsapp", "goservice", "javaservice", "rustlib", "cnative"]
+PER_REPO = ["00_tour", "01_outline_lab", "02_call_chains"]
+
+TIMES: dict[str, float] = {}
+
+
+def _outputs(nb) -> str:
+    out = []
+    for c in nb.cells:
+        for o in c.get("outputs", []):
+            out.append(str(o.get("text", "")) + str(o.get("data", {}).get("text/plain", "")))
+    return "\n".join(out)
+
+
+def test_every_notebook_is_listed_and_built_from_the_generator():
+    assert NAMES == ["00_tour", "01_outline_lab", "02_call_chains", "03_agent_preview",
+                     "04_sql_over_code", "05_context_engineering"]
+    r = subprocess.run([sys.executable, str(NOTEBOOKS / "_build.py"), "--check"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_notebook_is_committed_without_outputs_and_states_its_purpose(name):
+    nb = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+    for c in nb.cells:
+        if c.cell_type == "code":
+            assert c.outputs == [] and c.execution_count is None, f"{name}: cell {c.id} has outputs"
+    first = nb.cells[0]
+    assert first.cell_type == "markdown" and "What this notebook is for" in first.source
+    tagged = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
+    assert len(tagged) == 1 and "REPO" in tagged[0].source
+
+
+def test_injected_parameters_follow_the_parameters_cell():
+    nb = nbformat.read(NOTEBOOKS / "00_tour.ipynb", as_version=4)
+    i = next(k for k, c in enumerate(nb.cells) if "parameters" in c.metadata.get("tags", []))
+    inject_parameters(nb, {"REPO": "/x", "SMALL": True})
+    assert nb.cells[i + 1].source.endswith("REPO = '/x'\nSMALL = True")
+
+
+def _run(name: str, repo: str | None, tmp_path: Path, **extra):
+    params = {"DB": str(tmp_path / "wb.duckdb"), "SMALL": True, **extra}
+    if repo is not None:
+        params["REPO"] = repo
+    t0 = time.perf_counter()
+    result = execute(NOTEBOOKS / f"{name}.ipynb", params, timeout=CELL_TIMEOUT)
+    TIMES[f"{name}[{Path(repo).name if repo else 'default'}]"] = time.perf_counter() - t0
+    return result.nb
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_notebook_executes_on_its_default_sample(name, tmp_path):
+    # 05 teaches on the standard library: its default (SMALL: a copy of the lesson modules)
+    repo = None if name == "05_context_engineering" else sample_repo("pyshop")
+    nb = _run(name, repo, tmp_path)
+    text = _outputs(nb)
+    assert "Traceback" not in text
+
+
+@pytest.mark.parametrize("sample", OTHER_SAMPLES)
+@pytest.mark.parametrize("name", PER_REPO)
+def test_notebook_executes_on_other_samples(name, sample, tmp_path):
+    nb = _run(name, sample_repo(sample), tmp_path)
+    assert "Traceback" not in _outputs(nb)
+
+
+def test_tour_output_shows_the_index_and_sql_results(tmp_path):
+    nb = _run("00_tour", sample_repo("pyshop"), tmp_path)
+    text = _outputs(nb)
+    assert "shop/orders.py" in text          # files table
+    assert "place_order" in text             # symbols / outline
+
+
+def teardown_module(module):
+    if TIMES:
+        print("\nnotebook execution times: " + ", ".join(f"{k} {v:.1f}s" for k, v in sorted(TIMES.items())))
