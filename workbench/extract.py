@@ -51,6 +51,7 @@ class _Compiled:
         text = query_text(spec)
         self.query = Query(lang, text) if text else _generic_query(lang)
         self.errors = Query(lang, "(ERROR) @error (MISSING) @missing")
+        self.roles: dict[int, tuple] = {}   # pattern index -> (definition capture, is binding)
 
 
 _COMPILED: dict[str, _Compiled] = {}
@@ -71,6 +72,10 @@ _GENERIC_KIND_WORDS = (
 )
 
 
+_GENERIC_EXACT = frozenset({"class", "method", "module", "function", "singleton_method",
+                            "interface", "struct", "trait", "enum"})
+
+
 def _generic_query(lang) -> Query | None:
     """The generic rule: every named node type that looks like a definition and has a
     `name` field becomes `(type name: (_) @name) @definition.<kind>`."""
@@ -79,18 +84,21 @@ def _generic_query(lang) -> Query | None:
         if not lang.node_kind_is_named(i) or not lang.node_kind_is_visible(i):
             continue
         t = lang.node_kind_for_id(i)
-        if not t or not t.endswith(("_definition", "_declaration", "_item", "_specifier",
-                                    "_statement", "_def", "_decl")):
+        if not t or not (t in _GENERIC_EXACT or t.endswith(
+                ("_definition", "_declaration", "_item", "_specifier", "_statement", "_def", "_decl"))):
             continue
         kind = next((k for word, k in _GENERIC_KIND_WORDS if word in t), None)
         if kind is None:
             continue
-        pat = f"({t} name: (_) @name) @definition.{kind}"
-        try:
-            Query(lang, pat)
-        except Exception:
-            continue
-        patterns.append(pat)
+        # the `name` field where the grammar has one, else a leading identifier child
+        for name in ("name: (_)", ". (identifier)", ". (type_identifier)", ". (simple_identifier)"):
+            pat = f"({t} {name} @name) @definition.{kind}"
+            try:
+                Query(lang, pat)
+            except Exception:
+                continue
+            patterns.append(pat)
+            break
     if not patterns:
         return None
     return Query(lang, "\n".join(dict.fromkeys(patterns)))
@@ -111,7 +119,12 @@ def _text(data: bytes, a: int, b: int) -> str:
     return data[a:b].decode("utf-8", "replace")
 
 
+_HAS_WS = re.compile(r"\s").search
+
+
 def _collapse(s: str) -> str:
+    if not _HAS_WS(s):
+        return s
     return _WS.sub(" ", s).strip()
 
 
@@ -202,13 +215,15 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
     package = None
 
     matches = QueryCursor(c.query).matches(root) if c.query is not None else []
+    roles = c.roles
     for _pattern, caps in matches:
         name_nodes = caps.get("name")
-        def_kind = None
-        for key in caps:
-            if key.startswith("definition.") or key.startswith("declaration."):
-                def_kind = key
-                break
+        role = roles.get(_pattern)
+        if role is None:                # a pattern's role is fixed: work it out once
+            role = roles[_pattern] = (
+                next((k for k in caps if k.startswith(("definition.", "declaration."))), None),
+                any(k.startswith("bind.") and k not in _BIND_PARTS for k in caps))
+        def_kind = role[0]
         if def_kind is not None and name_nodes:
             node = caps[def_kind][0]
             nn = name_nodes[0]
@@ -245,7 +260,7 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
         if "doc" in caps and name_nodes:
             docs[(name_nodes[0].start_byte, name_nodes[0].end_byte)] = caps["doc"][0]
             continue
-        if any(k.startswith("bind.") and k not in _BIND_PARTS for k in caps):
+        if role[1]:
             binds.append(caps)          # call-graph bindings, see _emit_bindings
             continue
         if "import.module" in caps or "import.name" in caps:
@@ -450,7 +465,13 @@ _MEMBER_WS = re.compile(r"\s*(\?\.|\.|::|->)\s*")
 def _callee(s: str) -> str:
     """A callee as written, whitespace-collapsed; a chain split over lines
     (`s\n  .normalize`) reads `s.normalize`."""
-    return _MEMBER_WS.sub(r"\1", _collapse(s))
+    if not _HAS_WS(s):
+        return s                        # the common case: nothing to collapse
+    return _MEMBER_WS.sub(_member_sep, _collapse(s))
+
+
+def _member_sep(m) -> str:
+    return m.group(1)
 
 
 class _Span:
@@ -496,17 +517,22 @@ _VIS_WORDS = ("private", "protected", "public", "internal")
 
 
 def _visibility(name: str, sig: str, spec: LanguageSpec) -> str:
+    """Visibility from modifiers in the signature, then the language's rule (its spec's
+    `visibility` field): `pub` (Rust), `case` (Go exports by capital), `static` (C: file-local)."""
     head = sig.split("(", 1)[0].split()
     for w in _VIS_WORDS:
         if w in head:
             return w
-    if spec.name == "rust":
+    rule = spec.visibility
+    if rule == "pub":
         return "public" if head and head[0].startswith("pub") else "private"
-    if spec.name == "go":
+    if rule == "case":
         return "public" if name[:1].isupper() else "private"
+    if rule == "static" and "static" in head:
+        return "private"
     if spec.private_prefix and name.startswith(spec.private_prefix):
-        if spec.name == "python" and name.startswith("__") and name.endswith("__"):
-            return "public"
+        if name.startswith("__") and name.endswith("__"):
+            return "public"             # Python dunders are public protocol
         return "private"
     return "public"
 
