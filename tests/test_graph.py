@@ -212,7 +212,8 @@ def test_other_languages_resolve_evident_calls(tmp_path, repo, caller, callee, h
 
 def _snapshot(con):
     return store.run(con, """SELECT edge_id, dst_id, dst_qualname, resolution, candidates FROM edges
-                             WHERE kind <> 'contains' ORDER BY edge_id""")
+                             WHERE kind <> 'contains' ORDER BY edge_id""") + store.run(
+        con, "SELECT edge_id, qualname, symbol_id, NULL, NULL FROM call_candidates ORDER BY ALL")
 
 
 def _assert_incremental_equals_full(wb):

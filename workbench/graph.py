@@ -223,13 +223,20 @@ _SITE_COLS = """e.src_id, s.qualname, s.kind, e.path, e.line, e.dst_id,
 
 def _targets(con, sid: int) -> list[int]:
     """A class is called through its constructor: callers of the class include them."""
-    row = _symbol_row(con, sid)
-    ids = [sid]
+    return [r[0] for r in _target_rows(con, sid)]
+
+
+def _target_rows(con, sid: int) -> list[tuple]:
+    row = store.one(con, "SELECT symbol_id, qualname, kind, name FROM symbols WHERE symbol_id = ?", [sid])
+    if row is None:
+        raise SymbolNotFound(f"no symbol with id {sid}")
+    rows = [row[:2]]
     if row[2] in CLASS_KINDS:
-        ids += [r[0] for r in store.run(con, """
-            SELECT symbol_id FROM symbols WHERE parent_id = ? AND kind IN ('method', 'constructor', 'function')
-              AND name IN ('__init__', '__new__', 'constructor', ?)""", [sid, row[1].rsplit(".", 1)[-1]])]
-    return ids
+        rows += store.run(con, """
+            SELECT symbol_id, qualname FROM symbols
+            WHERE parent_id = ? AND kind IN ('method', 'constructor', 'function')
+              AND name IN ('__init__', '__new__', 'constructor', ?)""", [sid, row[3]])
+    return rows
 
 
 def find_callers(con, symbol, include_ambiguous: bool = True) -> list[CallSite]:
@@ -237,17 +244,25 @@ def find_callers(con, symbol, include_ambiguous: bool = True) -> list[CallSite]:
     resolution; ambiguous sites listing `symbol` among their candidates are included
     (resolution 'ambiguous') unless `include_ambiguous=False`. Sorted by path, line."""
     sid = resolve_symbol(con, symbol)
-    ids = _targets(con, sid)
-    quals = [r[0] for r in store.run(con, "SELECT qualname FROM symbols WHERE list_contains(?, symbol_id)", [ids])]
-    rows = store.run(con, f"""
-        SELECT {_SITE_COLS}
-        FROM edges e JOIN symbols s ON s.symbol_id = e.src_id
-        LEFT JOIN symbols d ON d.symbol_id = e.dst_id
-        WHERE e.kind = 'calls' AND (list_contains(?, e.dst_id)
-              OR (? AND e.dst_id IS NULL AND e.candidates IS NOT NULL
-                  AND len(list_intersect(e.candidates, ?)) > 0))
-        ORDER BY e.path, e.line, e.edge_id""", [ids, include_ambiguous, quals])
-    return [CallSite(*r) for r in rows]
+    ids = [t[0] for t in _target_rows(con, sid)]
+    amb = []
+    if include_ambiguous:
+        amb = [r[0] for r in store.run(con, "SELECT DISTINCT edge_id FROM call_candidates "
+                                            "WHERE list_contains(?, symbol_id)", [ids])]
+    hits = store.run(con, """
+        SELECT edge_id, src_id, path, line, dst_id, dst_qualname, dst_name, resolution, candidates
+        FROM edges WHERE kind = 'calls' AND (list_contains($ids, dst_id) OR list_contains($amb, edge_id))
+        ORDER BY path, line, edge_id""", {"ids": ids, "amb": amb})
+    if not hits:
+        return []
+    need = sorted({h[1] for h in hits} | {h[4] for h in hits if h[4] is not None})
+    info = {r[0]: r[1:] for r in store.run(
+        con, "SELECT symbol_id, qualname, kind FROM symbols WHERE list_contains(?, symbol_id)", [need])}
+    out = []
+    for eid, src, path, line, dst, dq, dn, res, cands in hits:
+        q, k = info.get(src, ("?", "?"))
+        out.append(CallSite(src, q, k, path, line, dst, info[dst][0] if dst in info else dq, dn, res, cands))
+    return out
 
 
 def find_callees(con, symbol, resolved_only: bool = False) -> list[CallSite]:

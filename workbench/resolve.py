@@ -631,7 +631,8 @@ class Resolver:
         if any(t[0] == "s" for t in targets):
             # a repo target beats a method of a builtin type reached through another value
             targets = [t for t in targets if t[0] == "s"] + [t for t in targets if t[0] != "s" and
-                                                             not (t[0] == "B" and "." in t[1])]
+                                                             not (t[0] == "B" and "." in t[1]) and
+                                                             not (t[0] == "x" and "()" in t[1])]
         if not targets:
             # a receiver we know that lacks the member: say unresolved, do not guess by name
             parsed = parse_chain(text)
@@ -652,20 +653,44 @@ class Resolver:
                 out.append(v)
         return out, how
 
+    # ------------------------------------------------------------ memo with cycle cuts
+    # A value that depends on itself (mutual recursion, `x = f(x)`) is cut: the inner
+    # occurrence counts as empty, and results are memoised as computed. Inside such cycles
+    # the result can depend on where evaluation entered the cycle, so an incremental run
+    # may label a few cyclic flows differently from a full run (`workbench resolve DB`
+    # re-runs everything). Not memoising incomplete results fixes that but is exponential
+    # on real code (tried on the standard library: it does not finish).
+
+    def _cut(self, key) -> bool:
+        """Whether `key` is being evaluated already (a cycle): then it counts as empty."""
+        return key in self._active
+
+    def _enter(self, key) -> None:
+        self._active.add(key)
+
+    def _leave(self, key) -> bool:
+        self._active.discard(key)
+        return True
+
+    def _too_deep(self, depth: int) -> bool:
+        return depth > self.MAX_DEPTH
+
     # ------------------------------------------------------------ evaluation of texts
     def eval_text(self, scope: int, text: str, callee: bool = False, depth: int = 0):
         key = (scope, text, callee)
         got = self._memo.get(key)
         if got is not None:
             return got
-        if key in self._active or depth > self.MAX_DEPTH:
+        if self._cut(key) or self._too_deep(depth):
             return frozenset(), "unresolved"
-        self._active.add(key)
+        self._enter(key)
+        complete = False
         try:
             res = self._eval_text(scope, text, depth, callee)
         finally:
-            self._active.discard(key)
-        self._memo[key] = res
+            complete = self._leave(key)
+        if complete:
+            self._memo[key] = res
         return res
 
     def _eval_text(self, scope: int, text: str, depth: int, callee: bool = False):
@@ -1047,14 +1072,16 @@ class Resolver:
         got = self._memo.get(key)
         if got is not None:
             return got
-        if key in self._active or depth > self.MAX_DEPTH:
+        if self._cut(key) or self._too_deep(depth):
             return set(), False
-        self._active.add(key)
+        self._enter(key)
+        complete = False
         try:
             res = self._module_attr(mid, name, depth)
         finally:
-            self._active.discard(key)
-        self._memo[key] = res
+            complete = self._leave(key)
+        if complete:
+            self._memo[key] = res
         return res
 
     def _module_attr(self, mid: int, name: str, depth: int) -> tuple[set, bool]:
@@ -1318,6 +1345,8 @@ class Resolver:
                 return {("x", f"{v[1]}.{name}")}, None
             return {("x", f"{v[1]}().{name}")}, None
         if t == "B":
+            if "." in v[1] and not v[1].startswith("java."):
+                return set(), None           # `str.join.x`: builtins one level deep only
             return {("B", f"{v[1]}.{name}")}, None
         if t == "Bi":
             return {("B", f"{v[1]}.{name}")}, None
@@ -1655,9 +1684,10 @@ class Resolver:
         got = self._memo.get(key)
         if got is not None:
             return got
-        if key in self._active or depth > self.MAX_DEPTH:
+        if self._cut(key) or self._too_deep(depth):
             return set()
-        self._active.add(key)
+        self._enter(key)
+        complete = False
         try:
             m = self.m
             m.ensure_bindings(m.path.get(fn))
@@ -1686,8 +1716,9 @@ class Resolver:
                                 if x[0] == "s" and m.kind.get(x[1]) in CLASS_KINDS:
                                     out.add(("i", x[1]))
         finally:
-            self._active.discard(key)
-        self._memo[key] = out
+            complete = self._leave(key)
+        if complete:
+            self._memo[key] = out
         return out
 
     def _declared_return(self, fn: int, fam: str) -> str | None:
@@ -1792,9 +1823,10 @@ class Resolver:
         got = self._param_vals.get(key)
         if got is not None:
             return got, "inferred"
-        if key in self._active:
+        if self._cut(key):
             return frozenset(), "inferred"
-        self._active.add(key)
+        self._enter(key)
+        complete = False
         try:
             vals: set = set()
             outer = m.ns(m.parent.get(fn)) or fn
@@ -1818,9 +1850,10 @@ class Resolver:
                 elif p.kind == "var":
                     vals.add(("A", fn, idx))     # *args: the positional arguments from idx on
         finally:
-            self._active.discard(key)
+            complete = self._leave(key)
         res = frozenset(v for v in vals if v[0] != "Bi" or len(vals) == 1)
-        self._param_vals[key] = res
+        if complete:
+            self._param_vals[key] = res
         return res, "inferred"
 
     def _arg_flows(self, fn: int, idx: int, p: Param, depth: int, rest: bool = False) -> set:
@@ -1919,6 +1952,9 @@ def _target_row(m: Model, targets: list, how: str, fam: str, name: str, res: Res
         quals = sorted({m.qual[s] for s in syms}) + sorted({t[1] for t in others})
         if len(quals) == 1 and syms:
             return syms[0], quals[0], how, None
+        if not syms:      # outside the repository for sure; which one is not evident
+            kind = "builtin" if all(t[0] == "B" for t in others) else "external"
+            return None, None, kind, _cap(quals)
         return None, None, "ambiguous", _cap(quals)
     if others:
         t = others[0]
@@ -1985,6 +2021,17 @@ def resolve_edges(con, changed_paths=None, *, full: bool | None = None) -> Resol
     everything; a list of changed/added/removed paths resolves only what they can affect;
     an empty list does nothing.
     """
+    import gc
+    enabled = gc.isenabled()
+    gc.disable()                      # millions of small tuples, no cycles: skip the collector
+    try:
+        return _resolve_edges(con, changed_paths, full)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _resolve_edges(con, changed_paths, full) -> ResolveStats:
     t0 = time.perf_counter()
     stats = ResolveStats()
     version = store.get_meta(con, "resolver_version")
@@ -2002,6 +2049,7 @@ def resolve_edges(con, changed_paths=None, *, full: bool | None = None) -> Resol
     stats.files = files
     stats.edges = len(rows)
     stats.updated = _write_back(con, rows, imp_rows)
+    _write_candidates(con)
     for r in rows:
         stats.by_resolution[r[7]] = stats.by_resolution.get(r[7], 0) + 1
     store.set_meta(con, resolver_version=RESOLVER_VERSION)
@@ -2272,6 +2320,18 @@ def _import_edge_row(m: Model, res: Resolver, vals: set, how: str):
         return None, None, "ambiguous", _cap(sorted({m.qual[t[1]] for t in syms}))
     t = targets[0]
     return None, t[1], "builtin" if t[0] == "B" else "external", None
+
+
+def _write_candidates(con) -> None:
+    """Rebuild `call_candidates` (one row per candidate of an ambiguous edge, with the
+    candidate's symbol id) from `edges.candidates`: one set-wise statement, so it never
+    drifts from the edges or from re-created symbols."""
+    store.run(con, "DELETE FROM call_candidates")
+    store.run(con, """
+        INSERT INTO call_candidates
+        SELECT c.edge_id, c.q, s.symbol_id
+        FROM (SELECT edge_id, unnest(candidates) AS q FROM edges WHERE candidates IS NOT NULL) c
+        LEFT JOIN symbols s ON s.qualname = c.q""")
 
 
 def _write_back(con, rows: list, imp_rows: list) -> int:

@@ -80,6 +80,11 @@ CREATE TABLE IF NOT EXISTS bindings (  -- call-graph facts for resolve.py (docs/
     value_id BIGINT,                  -- the symbol the value defines (a lambda), if any
     line INTEGER
 );
+CREATE TABLE IF NOT EXISTS call_candidates (  -- edges.candidates unnested, kept by resolve.py
+    edge_id BIGINT NOT NULL,
+    qualname VARCHAR NOT NULL,
+    symbol_id BIGINT                  -- the candidate's symbol when it is in the repository
+);
 """
 
 FILE_COLS = ("file_id", "path", "language", "size_bytes", "line_count", "sha256", "mtime",
