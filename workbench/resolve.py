@@ -2082,19 +2082,12 @@ def _affected_paths(con, m: Model, changed: list[str]) -> set[str]:
         SELECT DISTINCT e.path FROM edges e LEFT JOIN symbols s ON s.symbol_id = e.dst_id
         WHERE e.dst_id IS NOT NULL AND s.symbol_id IS NULL""")
     out |= {r[0] for r in rows}
-    # candidates that vanished: they can only have lived in a changed file
-    from .languages import detect, module_path
-    prefixes = tuple({module_path(p, detect(p)) + "." for p in chg} |
-                     {m.qual[sid] + "." for sid, p in m.path.items() if p in chg and m.parent.get(sid) is not None
-                      and m.kind.get(sid) in CLASS_KINDS})
-    stems = tuple("." + posixpath.basename(p).split(".")[0] + "." for p in chg)
-    for path, cands in store.run(con, "SELECT path, candidates FROM edges WHERE candidates IS NOT NULL"):
-        if path in out:
-            continue
-        for q in cands:
-            if (q.startswith(prefixes) or any(st in q + "." for st in stems)) and q not in m.by_qual:
-                out.add(path)
-                break
+    # candidates that vanished (call_candidates keeps the symbol id each one had)
+    rows = store.run(con, """
+        SELECT DISTINCT e.path FROM call_candidates c JOIN edges e USING (edge_id)
+        WHERE c.symbol_id IS NOT NULL
+          AND NOT EXISTS (SELECT 1 FROM symbols s WHERE s.symbol_id = c.symbol_id)""")
+    out |= {r[0] for r in rows}
     # names defined in the changed files (module level for re-exports; all for name-based)
     top: dict[str, set[str]] = defaultdict(set)
     all_names: set[str] = set()
@@ -2104,12 +2097,21 @@ def _affected_paths(con, m: Model, changed: list[str]) -> set[str]:
             if m.parent.get(sid) == m.file_module.get(path):
                 top[path].add(m.name[sid])
     if all_names:
-        rows = store.run(con, f"""
-            SELECT DISTINCT e.path FROM edges e
-            WHERE e.kind IN ('calls', 'imports', 'inherits', 'implements')
-              AND e.resolution IN ('name-unique', 'ambiguous', 'unresolved')
-              AND list_contains($names, {_LAST_NAME_SQL})""", {"names": sorted(all_names)})
-        out |= {r[0] for r in rows}
+        # a name-based label changes when the set of same-named definitions changes: a
+        # definition something already points at (by qualname) existed before the change
+        known = {r[0] for r in store.run(con, """
+            SELECT DISTINCT dst_qualname FROM edges
+            WHERE dst_qualname IS NOT NULL AND NOT list_contains($chg, path)
+            UNION SELECT DISTINCT qualname FROM call_candidates""", {"chg": sorted(chg)})}
+        fresh = {m.name[sid] for sid, path in m.path.items()
+                 if path in chg and m.qual.get(sid) not in known and m.parent.get(sid) is not None}
+        if fresh:
+            rows = store.run(con, f"""
+                SELECT DISTINCT e.path FROM edges e
+                WHERE e.kind IN ('calls', 'imports', 'inherits', 'implements')
+                  AND e.resolution IN ('name-unique', 'ambiguous', 'unresolved')
+                  AND list_contains($names, {_LAST_NAME_SQL})""", {"names": sorted(fresh)})
+            out |= {r[0] for r in rows}
     # importers, following re-exports
     by_target: dict[str, list[dict]] = defaultdict(list)
     for row in m.imports:
