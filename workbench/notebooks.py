@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+# Notebooks whose lessons are written for the standard library: --repo does not apply to them.
+STDLIB_NOTEBOOKS = {"05_context_engineering"}
 NOTEBOOKS = REPO / "notebooks"
 SAMPLES = REPO / "sample_repos"
 
@@ -156,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m workbench.notebooks", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("names", nargs="*", help="notebook names (default: all), e.g. 01_outline_lab")
-    p.add_argument("--repo", help="repository to study (sets REPO)")
+    p.add_argument("--repo", help="repository to study (sets REPO; not for 05, which uses the stdlib)")
     p.add_argument("--small", action="store_true", help="SMALL=True: heavy cells use a subset")
     p.add_argument("--out", help="write executed notebooks (with outputs) to this folder")
     p.add_argument("--timeout", type=int, default=600, help="seconds per cell")
@@ -171,7 +173,11 @@ def main(argv: list[str] | None = None) -> int:
     if a.small:
         params["SMALL"] = True
     for q in paths:
-        r = execute(q, params, timeout=a.timeout, out=a.out)
+        p = dict(params)
+        if q.stem in STDLIB_NOTEBOOKS and "REPO" in p:
+            del p["REPO"]
+            print(f"{q.name}: teaches on the standard library; --repo ignored", flush=True)
+        r = execute(q, p, timeout=a.timeout, out=a.out)
         print(r, flush=True)
     return 0
 
