@@ -208,3 +208,33 @@ def test_outline_lab_runs_renders_widgets_and_reacts_to_an_option(lab, browser):
         raise
     finally:
         page.close()
+
+
+def test_call_chains_graph_renders_inside_the_widget_and_follows_the_depth(lab, browser):
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for old in ARTIFACTS.glob("02_call_chains*.png"):
+        old.unlink()
+    page = _open_and_run_all(browser, lab, "02_call_chains")
+    try:
+        _wait_for(page, ".wb-callchain .js-plotly-plot .main-svg", 180)
+        _wait_until_idle(page)
+        assert not _errors(page), _errors(page)
+        box = page.locator(".wb-callchain").first
+        box.scroll_into_view_if_needed()
+        page.wait_for_timeout(1000)
+        summary = box.locator(".wb-chain-summary").first.text_content()
+        assert "nodes" in summary and "resolved call edges" in summary
+        box.locator(".js-plotly-plot").first.screenshot(path=str(ARTIFACTS / "02_call_chains_graph.png"))
+        box.locator(".wb-depth").first.click()            # focus the slider, then step it down
+        page.keyboard.press("Home")
+        page.wait_for_function(
+            """(before) => { const el = document.querySelector('.wb-callchain .wb-chain-summary');
+                             return el && el.textContent !== before; }""", arg=summary, timeout=30_000)
+        assert box.locator(".wb-chain-summary").first.text_content() != summary
+        page.wait_for_timeout(1000)
+        box.locator(".js-plotly-plot").first.screenshot(path=str(ARTIFACTS / "02_call_chains_graph_depth1.png"))
+    except Exception:
+        page.screenshot(path=str(ARTIFACTS / "02_call_chains_failure.png"), full_page=True)
+        raise
+    finally:
+        page.close()

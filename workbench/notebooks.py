@@ -143,7 +143,8 @@ def execute(path, params: dict | None = None, *, timeout: int = 300, cwd=None,
     path = Path(path)
     nb = nbformat.read(path, as_version=4)
     inject_parameters(nb, params or {})
-    client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
+    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", startup_timeout=120,
+                            shutdown_kernel="immediate",
                             resources={"metadata": {"path": str(cwd or path.parent)}})
     t0 = time.perf_counter()
     client.execute()

@@ -17,6 +17,7 @@ CSS = """<style>
 .wb-badge b { font-weight: 600; }
 .wb-diff .add { background: #e6ffed; } .wb-diff .del { background: #ffeef0; }
 .wb-diff .hunk { color: #6a737d; }
+.wb-table { max-height: 320px; overflow: auto; }
 .wb-table table { border-collapse: collapse; font-size: 12px; }
 .wb-table td, .wb-table th { padding: 2px 8px; border-bottom: 1px solid #eee; text-align: left; }
 .wb-over { color: #b31d28; font-weight: 600; }

@@ -158,6 +158,15 @@ class CallChainExplorer(W.VBox):
         self.node.value = 0
         self._agent_text()
 
+    def _colour(self, group: str) -> str:
+        """A colour per file or directory that stays the same while you explore (the
+        position of the group among all of the repository's, round the palette)."""
+        if not hasattr(self, "_order"):
+            paths = [r[0] for r in store.run(C.con_of(self.wb), "SELECT path FROM files ORDER BY path")]
+            self._order = {"file": {p: i for i, p in enumerate(paths)},
+                           "module": {d: i for i, d in enumerate(sorted({posixpath.dirname(p) or "." for p in paths}))}}
+        return PALETTE[self._order[self.colour_by.value].get(group, 0) % len(PALETTE)]
+
     def _group(self, path: str, module: str | None) -> str:
         if self.colour_by.value == "file":
             return path or "?"
@@ -200,8 +209,7 @@ class CallChainExplorer(W.VBox):
         groups: dict[str, list] = {}
         for n, d in g.nodes(data=True):
             groups.setdefault(d["group"], []).append(n)
-        colours = {grp: PALETTE[i % len(PALETTE)] for i, grp in
-                   enumerate(sorted(k for k in groups if k != "unresolved"))}
+        colours = {grp: self._colour(grp) for grp in groups if grp != "unresolved"}
         for grp, nodes in sorted(groups.items(), key=lambda t: (t[0] == "unresolved", t[0])):
             unresolved = grp == "unresolved"
             fig.add_trace(go.Scatter(
@@ -220,9 +228,12 @@ class CallChainExplorer(W.VBox):
                             line=dict(width=2 if not unresolved else 0, color="white"))))
         labels = {"down": "callees", "up": "callers", "both": "callers ← · → callees"}
         root = g.nodes[self.root_id]["label"]
+        xs = [p[0] for p in pos.values()] or [0.0]
+        pad = 0.12 * (max(xs) - min(xs) or 1.0)            # room for the labels at both ends
         fig.update_layout(title=f"{labels[self.direction.value]} of {root} (depth {self.depth.value})",
                           showlegend=True, height=480, hovermode="closest",
-                          xaxis=dict(visible=False), yaxis=dict(visible=False),
+                          xaxis=dict(visible=False, range=[min(xs) - pad, max(xs) + 2 * pad]),
+                          yaxis=dict(visible=False),
                           legend=dict(title=f"colour: {self.colour_by.value}", font=dict(size=10)),
                           margin=dict(t=50, l=10, r=10, b=10), plot_bgcolor="white")
         return fig
