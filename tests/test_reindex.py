@@ -110,3 +110,30 @@ def test_interrupted_reindex_keeps_previous_state(sample_copy, tmp_path, monkeyp
         raise AssertionError("the interruption did not propagate")
     monkeypatch.undo()
     assert snapshot(db) == before
+
+
+def test_index_without_resolution_unbinds_edges_into_changed_files(sample_copy, tmp_path):
+    repo = sample_copy("pyshop")
+    db = str(tmp_path / "r.duckdb")
+    index(repo, db, jobs=1, progress=False)
+    con = duckdb.connect(db, read_only=True)
+    bound = con.execute("SELECT count(*) FROM edges e JOIN symbols s ON s.symbol_id = e.dst_id "
+                        "WHERE s.path = 'shop/pricing.py' AND e.path <> 'shop/pricing.py'").fetchall()[0][0]
+    con.close()
+    assert bound > 0                                   # other files' calls bound into pricing.py
+    pricing = repo / "shop" / "pricing.py"
+    pricing.write_text(pricing.read_text() + "\n# edited\n")
+    _touch_later(pricing)
+    report = index(repo, db, jobs=1, progress=False, resolve=False)
+    assert report.changed == 1 and set(report.timings) == {"scan", "extract", "store", "resolve"}
+    con = duckdb.connect(db, read_only=True)
+    dangling = con.execute("SELECT count(*) FROM edges WHERE dst_id IS NOT NULL AND "
+                           "dst_id NOT IN (SELECT symbol_id FROM symbols)").fetchall()[0][0]
+    version = con.execute("SELECT count(*) FROM meta WHERE key = 'resolver_version'").fetchall()[0][0]
+    con.close()
+    assert dangling == 0 and version == 0
+    # the next resolving run resolves everything again and equals a fresh index
+    index(repo, db, jobs=1, progress=False)
+    fresh = str(tmp_path / "fresh.duckdb")
+    index(repo, fresh, jobs=1, progress=False)
+    assert snapshot(db) == snapshot(fresh)

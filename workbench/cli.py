@@ -17,7 +17,7 @@ def _cmd_index(a) -> int:
         return 2
     db = a.db or os.path.join(os.path.abspath(a.root), ".workbench.duckdb")
     report = index(a.root, db, jobs=a.jobs, exclude=tuple(a.exclude or ()),
-                   max_bytes=a.max_bytes, progress=not a.quiet)
+                   max_bytes=a.max_bytes, progress=not a.quiet, resolve=not a.no_resolve)
     print(report)
     return 0
 
@@ -89,6 +89,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--exclude", action="append", metavar="GLOB", help="extra gitignore-style glob (repeatable)")
     s.add_argument("--max-bytes", type=int, default=1024 * 1024, help="skip files above this size")
     s.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    s.add_argument("--no-resolve", action="store_true",
+                   help="skip cross-file resolution (faster; run `workbench resolve DB` later)")
     s.set_defaults(func=_cmd_index)
 
     s = sub.add_parser("sql", help="run SQL against an index")

@@ -29,13 +29,15 @@ class IndexReport:
     scan_summary: str = ""
     by_status: dict = field(default_factory=dict)
     changed_paths: list = field(default_factory=list)   # added, changed and removed paths
+    timings: dict = field(default_factory=dict)         # seconds per phase: scan, extract, store, resolve
 
     def __str__(self) -> str:
         st = ", ".join(f"{k} {v}" for k, v in sorted(self.by_status.items()))
         return (f"indexed {self.root} -> {self.db} in {self.seconds:.2f}s: "
                 f"{self.added} added, {self.changed} changed, {self.removed} removed, "
                 f"{self.unchanged} unchanged; {self.files} files ({st}), {self.symbols} symbols, "
-                f"{self.edges} edges; scan: {self.scan_summary}")
+                f"{self.edges} edges; scan: {self.scan_summary}; phases: "
+                + ", ".join(f"{k} {v:.2f}s" for k, v in self.timings.items()))
 
 
 @dataclass
@@ -118,11 +120,14 @@ def _chunks(items: list, n: int) -> list[list]:
 
 def index(root: str | os.PathLike, db: str | None = None, *, jobs: int | None = None,
           exclude: tuple[str, ...] | list[str] = (), max_bytes: int = DEFAULT_MAX_BYTES,
-          progress: bool = True, con=None) -> IndexReport:
+          progress: bool = True, resolve: bool = True, con=None) -> IndexReport:
     """Index `root` into the DuckDB file `db` (default: ``<root>/.workbench.duckdb``).
 
-    Re-indexing an indexed root re-parses only changed files; all writes happen in one
-    transaction, so an interrupted run leaves the previous state intact.
+    Re-indexing an indexed root re-parses only changed files. The new rows and the
+    cross-file resolution are written in one transaction, so an interrupted run leaves
+    the previous state intact. `resolve=False` skips cross-file resolution (edges keep
+    their same-file resolution, edges into changed files are unbound, and the next
+    resolving run - `workbench resolve DB` or an index without the flag - resolves all).
     """
     t0 = time.perf_counter()
     root = os.path.abspath(os.fspath(root))
@@ -131,24 +136,27 @@ def index(root: str | os.PathLike, db: str | None = None, *, jobs: int | None = 
     jobs = jobs or os.cpu_count() or 1
     exclude = tuple(exclude)
     scanned = scan(root, exclude=exclude, max_bytes=max_bytes)
+    scan_s = time.perf_counter() - t0
     own = con is None
     if own:
         con = store.connect(db)
     try:
-        report = _index_into(con, root, db, scanned, jobs, progress)
-        from .resolve import resolve_edges
-        resolve_edges(con, report.changed_paths)        # cross-file resolution (issue 3)
+        report = _index_into(con, root, db, scanned, jobs, progress, resolve)
         store.set_meta(con, root=root, schema_version=str(store.SCHEMA_VERSION),
                        exclude=list(exclude), max_bytes=str(max_bytes),
+                       ignored_dirs=dict(scanned.ignored_dirs),
                        indexed_at=time.strftime("%Y-%m-%dT%H:%M:%S"))
     finally:
         if own:
             con.close()
+    report.timings = {"scan": scan_s, **report.timings}
     report.seconds = time.perf_counter() - t0
     return report
 
 
-def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool) -> IndexReport:
+def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
+                resolve: bool = True) -> IndexReport:
+    t_extract = time.perf_counter()
     known = {r[0]: r[1:] for r in con.execute(
         "SELECT path, file_id, size_bytes, mtime, sha256, status FROM files").fetchall()}
     work: list[tuple[ScanEntry, str | None]] = []
@@ -187,6 +195,7 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool) -> 
             if bar is not None:
                 bar.close()
 
+    t_store = time.perf_counter()
     touched_mtime = [r for r in results if r.unchanged]
     fresh = [r for r in results if not r.unchanged]
     report = IndexReport(root=root, db=db, scan_summary=scanned.summary())
@@ -209,18 +218,43 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool) -> 
             store.run(con, "DELETE FROM symbols WHERE file_id IN (SELECT file_id FROM _stale)")
             store.run(con, "DELETE FROM files WHERE file_id IN (SELECT file_id FROM _stale)")
             store.run(con, "DROP TABLE _stale")
-        for r in touched_mtime:
-            store.run(con, "UPDATE files SET mtime = ? WHERE path = ?", [r.mtime, r.path])
+        if touched_mtime:               # same content, new mtime: one bulk update
+            import pyarrow as pa
+            name = f"_touched_{time.monotonic_ns()}"
+            con.register(name, pa.table({"path": [r.path for r in touched_mtime],
+                                         "mtime": [r.mtime for r in touched_mtime]}))
+            try:
+                store.run(con, f"UPDATE files SET mtime = t.mtime FROM {name} t WHERE files.path = t.path")
+            finally:
+                con.unregister(name)
         _insert_results(con, fresh)
+        t_resolve = time.perf_counter()
+        if resolve:
+            from .resolve import resolve_edges
+            resolve_edges(con, report.changed_paths)
+        elif report.changed_paths:
+            _unbind_stale(con)
         store.run(con, "COMMIT")
     except BaseException:
         store.run(con, "ROLLBACK")
         raise
+    t_end = time.perf_counter()
+    report.timings = {"extract": t_store - t_extract, "store": t_resolve - t_store,
+                      "resolve": t_end - t_resolve}
     counts = store.one(con, """SELECT (SELECT count(*) FROM files), (SELECT count(*) FROM symbols),
                                       (SELECT count(*) FROM edges)""")
     report.files, report.symbols, report.edges = counts
     report.by_status = dict(con.execute("SELECT status, count(*) FROM files GROUP BY 1").fetchall())
     return report
+
+
+def _unbind_stale(con) -> None:
+    """Without cross-file resolution: no edge may keep pointing at a symbol that is gone,
+    and the next resolving run must resolve everything."""
+    store.run(con, """UPDATE edges SET dst_id = NULL, dst_qualname = NULL, candidates = NULL,
+                             resolution = 'unresolved'
+                      WHERE dst_id IS NOT NULL AND dst_id NOT IN (SELECT symbol_id FROM symbols)""")
+    store.run(con, "DELETE FROM meta WHERE key = 'resolver_version'")
 
 
 def _insert_results(con, results: list[_Result]) -> None:
