@@ -51,7 +51,7 @@ class _Compiled:
         text = query_text(spec)
         self.query = Query(lang, text) if text else _generic_query(lang)
         self.errors = Query(lang, "(ERROR) @error (MISSING) @missing")
-        self.roles: dict[int, tuple] = {}   # pattern index -> (definition capture, is binding)
+        self.roles: dict[int, tuple] = {}   # pattern index -> (definition capture, binding capture)
 
 
 _COMPILED: dict[str, _Compiled] = {}
@@ -222,7 +222,7 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
         if role is None:                # a pattern's role is fixed: work it out once
             role = roles[_pattern] = (
                 next((k for k in caps if k.startswith(("definition.", "declaration."))), None),
-                any(k.startswith("bind.") and k not in _BIND_PARTS for k in caps))
+                next((k for k in caps if k.startswith("bind.") and k not in _BIND_PARTS), None))
         def_kind = role[0]
         if def_kind is not None and name_nodes:
             node = caps[def_kind][0]
@@ -261,7 +261,7 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
             docs[(name_nodes[0].start_byte, name_nodes[0].end_byte)] = caps["doc"][0]
             continue
         if role[1]:
-            binds.append(caps)          # call-graph bindings, see _emit_bindings
+            binds.append((role[1], caps))   # call-graph bindings, see _emit_bindings
             continue
         if "import.module" in caps or "import.name" in caps:
             fixed = c.query.pattern_settings(_pattern)   # `(#set! import.name "default")`
@@ -645,6 +645,8 @@ class _LocalResolver:
 # ---------------------------------------------------------------- call-graph captures (issue 3)
 
 _BIND_PARTS = ("bind.target", "bind.value", "bind.key")
+# value node types that define a function whose body may identify it (`x = lambda: ...`)
+_FUNCTION_VALUE_WORDS = ("function", "lambda", "closure", "func_literal", "method")
 
 
 def _label_anonymous(items: list[_Def]) -> None:
@@ -667,8 +669,7 @@ def _emit_bindings(data: bytes, binds: list, items: list[_Def], rows: FileRows) 
         if d.body is not None:
             def_at.setdefault(("body", d.body.start_byte, d.body.end_byte), d.idx)
     found = []
-    for caps in binds:
-        kind = next(k for k in caps if k.startswith("bind.") and k not in _BIND_PARTS)
+    for kind, caps in binds:
         anchor = caps[kind][0]
         value = caps.get("bind.value")
         if not value:
@@ -679,9 +680,16 @@ def _emit_bindings(data: bytes, binds: list, items: list[_Def], rows: FileRows) 
                       value[0], key[0] if key else None))
     found.sort(key=lambda t: t[0])
     scopes = _ScopeFinder(items)
+    cap = 2 * MAX_DST_NAME              # read no more of an expression than can be kept
+
+    def short(n) -> str:
+        a = n.start_byte
+        return _callee(data[a:min(n.end_byte, a + cap)].decode("utf-8", "replace"))[:MAX_DST_NAME]
+
+    is_fn: dict[str, bool] = {}
     for _, kind, anchor, target, value, key in found:
         src = scopes.at(anchor.start_byte)
-        name = _callee(_text(data, target.start_byte, target.end_byte))[:MAX_DST_NAME] if target else None
+        name = short(target) if target else None
         if kind == "arg":
             if key is not None:
                 slot = _text(data, key.start_byte, key.end_byte)
@@ -697,14 +705,17 @@ def _emit_bindings(data: bytes, binds: list, items: list[_Def], rows: FileRows) 
                 slot += sib.type != "comment"
                 sib = sib.prev_named_sibling
             name = f"{name}#{slot}"
+        vtype = value.type
         vid = def_at.get((value.start_byte, value.end_byte))
-        if vid is None:
+        fn = is_fn.get(vtype)
+        if fn is None:
+            fn = is_fn[vtype] = any(w in vtype for w in _FUNCTION_VALUE_WORDS)
+        if vid is None and fn:
             body = value.child_by_field_name("body")
             if body is not None:
                 vid = def_at.get(("body", body.start_byte, body.end_byte))
-        rows.bindings.append((src.idx if src is not None else 0, kind, name,
-                              _callee(_text(data, value.start_byte, value.end_byte))[:MAX_DST_NAME],
-                              value.type, vid, anchor.start_point[0] + 1))
+        rows.bindings.append((src.idx if src is not None else 0, kind, name, short(value),
+                              vtype, vid, anchor.start_point[0] + 1))
 
 
 def line_count_of(data: bytes) -> int:

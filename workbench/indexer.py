@@ -55,6 +55,22 @@ class _Result:
     line_count: int = 0
     rows: FileRows | None = None
     unchanged: bool = False
+    columns: dict | None = None         # the rows as columns, built in the worker (see _columnar)
+
+
+def _columnar(rows: FileRows) -> dict:
+    """Transpose a file's rows into columns in the worker: cheaper to pickle, and the main
+    process only concatenates lists and adds id offsets (vectorised)."""
+    quals = [s[3] for s in rows.symbols]
+    edges = rows.edges
+    return {
+        "symbols": list(zip(*rows.symbols)),
+        "edges": list(zip(*edges)) + [[None if e[3] is None else quals[e[3]] for e in edges]]
+        if edges else [],
+        "imports": list(zip(*rows.imports)),
+        "bindings": list(zip(*rows.bindings)),
+        "counts": (len(rows.symbols), len(edges), len(rows.imports), len(rows.bindings)),
+    }
 
 
 def _decode_note(data: bytes) -> tuple[bytes, str, str | None]:
@@ -106,8 +122,10 @@ def process_file(entry: ScanEntry, known_sha: str | None) -> _Result:
     if rows.status == "partial":
         err = f"{rows.error_count} syntax error node(s); partial tree used"
         msg = f"{msg}; {err}" if msg else err
-    return _Result(entry.path, lang, len(data), entry.mtime, sha, rows.status, None, encoding,
-                   msg, lines, rows)
+    res = _Result(entry.path, lang, len(data), entry.mtime, sha, rows.status, None, encoding,
+                  msg, lines, FileRows(rows.status, rows.error_count, rows.message))
+    res.columns = _columnar(rows)
+    return res
 
 
 def _process_chunk(chunk: list[tuple[ScanEntry, str | None]]) -> list[_Result]:
@@ -258,56 +276,72 @@ def _unbind_stale(con) -> None:
 
 
 def _insert_results(con, results: list[_Result]) -> None:
+    """Give the workers' columns global ids and bulk-insert them: per-file column lists
+    are concatenated, and local ids become global ones with one vectorised add."""
     if not results:
         return
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
     results.sort(key=lambda r: r.path)
     fid = store.next_id(con, "files", "file_id")
     sid = store.next_id(con, "symbols", "symbol_id")
     eid = store.next_id(con, "edges", "edge_id")
-    F = {c: [] for c in store.FILE_COLS}
-    S = {c: [] for c in store.SYMBOL_COLS}
-    E = {c: [] for c in store.EDGE_COLS}
-    I = {c: [] for c in store.IMPORT_COLS}
-    B = {c: [] for c in store.BINDING_COLS}
+    files = []
+    # per table: the concatenated local columns, and per file (file_id, path, language, base, count)
+    acc = {t: None for t in ("symbols", "edges", "imports", "bindings")}
+    per_file = {t: [] for t in acc}
     for r in results:
         spec = SPECS.get(r.language) if r.language else None
-        rows = r.rows
-        err = rows.error_count if rows is not None else 0
-        for c, v in zip(store.FILE_COLS, (fid, r.path, r.language, r.size, r.line_count, r.sha256,
-                                          r.mtime, r.status, err, r.skip_reason, r.encoding,
-                                          r.message, module_path(r.path, spec))):
-            F[c].append(v)
-        if rows is not None:
-            base = sid
-            quals = [s[3] for s in rows.symbols]
-            for s in rows.symbols:
-                (local, kind, name, qual, parent, sl, el, sb, eb, sig, doc, decs, vis, trunc,
-                 decl, body_line) = s
-                for c, v in zip(store.SYMBOL_COLS, (
-                        base + local, fid, r.path, r.language, kind, name, qual,
-                        None if parent is None else base + parent, sl, el, sb, eb, sig, doc, decs,
-                        vis, trunc, decl, body_line)):
-                    S[c].append(v)
-            sid += len(rows.symbols)
-            for src, kind, dst_name, dst_local, line, how in rows.edges:
-                for c, v in zip(store.EDGE_COLS, (
-                        eid, base + src, kind, dst_name,
-                        None if dst_local is None else base + dst_local,
-                        None if dst_local is None else quals[dst_local],
-                        r.path, line, how, None)):
-                    E[c].append(v)
-                eid += 1
-            for src, module, name, alias, line in rows.imports:
-                for c, v in zip(store.IMPORT_COLS, (fid, r.path, base + src, module, name, alias,
-                                                    line, None)):
-                    I[c].append(v)
-            for src, kind, name, value, vtype, vlocal, line in rows.bindings:
-                for c, v in zip(store.BINDING_COLS, (fid, r.path, base + src, kind, name, value, vtype,
-                                                     None if vlocal is None else base + vlocal, line)):
-                    B[c].append(v)
+        files.append((fid, r.path, r.language, r.size, r.line_count, r.sha256, r.mtime, r.status,
+                      r.rows.error_count if r.rows is not None else 0, r.skip_reason, r.encoding,
+                      r.message, module_path(r.path, spec)))
+        cols = r.columns
+        if cols is not None:
+            for t, n in zip(("symbols", "edges", "imports", "bindings"), cols["counts"]):
+                if not n:
+                    continue
+                if acc[t] is None:
+                    acc[t] = [[] for _ in cols[t]]
+                for dst, src in zip(acc[t], cols[t]):
+                    dst.extend(src)
+                per_file[t].append((fid, r.path, r.language, sid, n))
+            sid += cols["counts"][0]
         fid += 1
-    store.insert_columns(con, "files", F)
-    store.insert_columns(con, "symbols", S)
-    store.insert_columns(con, "edges", E)
-    store.insert_columns(con, "imports", I)
-    store.insert_columns(con, "bindings", B)
+
+    def repeat(t, k):                   # a per-file value repeated over that file's rows
+        out = []
+        for f in per_file[t]:
+            out.extend([f[k]] * f[4])
+        return out
+
+    def offset(t, local):               # local symbol index -> global id (nulls stay null)
+        base = np.repeat(np.array([f[3] for f in per_file[t]], dtype=np.int64),
+                         np.array([f[4] for f in per_file[t]], dtype=np.int64))
+        return pc.add(pa.array(local, type=pa.int64()), pa.array(base))
+
+    store.insert_columns(con, "files", dict(zip(store.FILE_COLS, (list(c) for c in zip(*files)))))
+    if acc["symbols"]:
+        (local, kind, name, qual, parent, sl, el, sb, eb, sig, doc, decs, vis, trunc, decl,
+         body) = acc["symbols"]
+        store.insert_columns(con, "symbols", dict(zip(store.SYMBOL_COLS, (
+            offset("symbols", local), repeat("symbols", 0), repeat("symbols", 1),
+            repeat("symbols", 2), kind, name, qual, offset("symbols", parent), sl, el, sb, eb,
+            sig, doc, decs, vis, trunc, decl, body))))
+    if acc["edges"]:
+        src, kind, dst_name, dst_local, line, how, dst_qual = acc["edges"]
+        n = len(src)
+        store.insert_columns(con, "edges", dict(zip(store.EDGE_COLS, (
+            pa.array(np.arange(eid, eid + n, dtype=np.int64)), offset("edges", src), kind,
+            dst_name, offset("edges", dst_local), dst_qual, repeat("edges", 1), line, how,
+            [None] * n))))
+    if acc["imports"]:
+        src, module, name, alias, line = acc["imports"]
+        store.insert_columns(con, "imports", dict(zip(store.IMPORT_COLS, (
+            repeat("imports", 0), repeat("imports", 1), offset("imports", src), module, name,
+            alias, line, [None] * len(src)))))
+    if acc["bindings"]:
+        src, kind, name, value, vtype, vlocal, line = acc["bindings"]
+        store.insert_columns(con, "bindings", dict(zip(store.BINDING_COLS, (
+            repeat("bindings", 0), repeat("bindings", 1), offset("bindings", src), kind, name,
+            value, vtype, offset("bindings", vlocal), line))))

@@ -169,7 +169,8 @@ def insert_columns(con, table: str, columns: dict[str, list]) -> int:
     n = len(next(iter(columns.values()))) if columns else 0
     if n == 0:
         return 0
-    arrays = [pa.array(columns[f.name], type=f.type) for f in schema]
+    arrays = [c if isinstance(c := columns[f.name], (pa.Array, pa.ChunkedArray)) and c.type == f.type
+              else pa.array(c, type=f.type) for f in schema]
     tbl = pa.Table.from_arrays(arrays, schema=schema)
     name = f"_incoming_{table}_{time.monotonic_ns()}"
     con.register(name, tbl)
