@@ -1432,15 +1432,20 @@ class Resolver:
             t = self._declared_field_type(fid)
             if t:
                 where = m.module_of(fid) if m.family(fid) == "go" else owner
-                tv, _ = self.eval_text(where, t, depth=depth + 1)
-                for x in tv:
-                    if x[0] == "s" and m.kind.get(x[1]) in CLASS_KINDS:
-                        vals.add(("i", x[1]))
-                    elif x[0] == "x":
-                        vals.add(("xi", x[1]))
-                    elif x[0] == "B":
-                        vals.add(("Bi", x[1]))
+                vals |= self._instances_of(self.eval_text(where, t, depth=depth + 1)[0])
         return vals
+
+    def _instances_of(self, type_values) -> set:
+        """Values of a declared type -> the instances it describes (class, external, builtin)."""
+        out = set()
+        for x in type_values:
+            if x[0] == "s" and self.m.kind.get(x[1]) in CLASS_KINDS:
+                out.add(("i", x[1]))
+            elif x[0] == "x":
+                out.add(("xi", x[1]))
+            elif x[0] == "B":
+                out.add(("Bi", x[1]))
+        return out
 
     def _declared_field_type(self, fid: int) -> str | None:
         m = self.m
@@ -1833,14 +1838,7 @@ class Resolver:
             if p.annotation:
                 t = declared_type(p.annotation.strip("'\""))
                 if t:
-                    tv, _ = self.eval_text(outer, t, depth=depth + 1)
-                    for x in tv:
-                        if x[0] == "s" and m.kind.get(x[1]) in CLASS_KINDS:
-                            vals.add(("i", x[1]))
-                        elif x[0] == "x":
-                            vals.add(("xi", x[1]))
-                        elif x[0] == "B":
-                            vals.add(("Bi", x[1]))
+                    vals |= self._instances_of(self.eval_text(outer, t, depth=depth + 1)[0])
             if not vals:
                 if p.default:
                     vals |= {v for v in self.eval_text(outer, p.default, depth=depth + 1)[0]
