@@ -95,7 +95,8 @@ class OutlineBrowser(W.VBox):
     def whole_file_tokens(self, path: str) -> int:
         from ..views.source import file_info, read_text
         info = file_info(C.con_of(self.wb), path)
-        text = "\n".join(read_text(C.root_of(self.wb), info).lines)
+        lines = read_text(C.root_of(self.wb), info).lines
+        text = "\n".join(lines) + ("\n" if lines else "")      # as strategies.whole_file counts it
         return get_tokenizer(self.rules.tokenizer).count(text)
 
     # ------------------------------------------------------------------ events
