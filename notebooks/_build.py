@@ -403,12 +403,11 @@ tools.call(wb, "find_callers", {"symbol": SYMBOL})
 '''),
         md('''
 And in SQL: the workbench connection has table macros `callers(q)`, `callees(q)`,
-`call_chain(q, depth)` and `call_chain_up(q, depth)`. They are temporary macros of that
-connection, so use `wb.con.sql(...)` (a parameterised `wb.sql(query, params)` runs on a new
-cursor, which does not see them).
+`call_chain(q, depth)` and `call_chain_up(q, depth)`, stored in the database file, so
+`wb.sql`, `workbench sql DB ...` and `%%sql` all see them.
 '''),
         code('''
-wb.con.sql("SELECT * FROM call_chain(?, 2)", params=[SYMBOL]).df()
+wb.sql("SELECT * FROM call_chain(?, 2)", [SYMBOL]).df()
 '''),
         md('''
 ## 3. Why a graph finds the caller grep misses

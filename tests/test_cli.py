@@ -4,6 +4,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import duckdb
+
 from workbench.cli import main
 
 
@@ -39,3 +41,26 @@ def test_cli_exclude_glob(sample_copy, tmp_path, capsys):
 def test_console_script_runs(tmp_path):
     out = subprocess.run([sys.executable, "-m", "workbench.cli", "--help"], capture_output=True, text=True)
     assert out.returncode == 0 and "index" in out.stdout
+
+
+def test_api_sql_with_parameters_sees_the_graph_macros(sample_copy, tmp_path):
+    import workbench
+    wb = workbench.index(sample_copy("pyshop"), db=str(tmp_path / "p.duckdb"), jobs=1, progress=False)
+    try:
+        assert wb.sql("SELECT count(*) FROM symbols WHERE kind = ?", ["class"]).fetchall() == [(12,)]
+        rows = wb.sql("SELECT caller FROM callers(?) ORDER BY 1", ["shop.pricing.compute_total"]).fetchall()
+        assert ("shop.orders.Order.recalculate",) in rows
+    finally:
+        wb.close()
+
+
+def test_graph_macros_are_stored_in_the_database(sample_copy, tmp_path, capsys):
+    db = str(tmp_path / "p.duckdb")
+    assert main(["index", str(sample_copy("pyshop")), "--db", db, "--jobs", "1", "-q"]) == 0
+    capsys.readouterr()
+    con = duckdb.connect(db)        # a plain DuckDB connection, not workbench's
+    try:
+        rows = con.execute("SELECT caller FROM callers('shop.pricing.compute_total')").fetchall()
+    finally:
+        con.close()
+    assert ("shop.orders.Order.recalculate",) in rows

@@ -26,7 +26,7 @@ class Workbench:
     def sql(self, query: str, params=None) -> duckdb.DuckDBPyRelation:
         """Run SQL against the index; returns a DuckDB relation (`.df()`, `.fetchall()`, `.show()`)."""
         if params:
-            return self.con.cursor().execute(query, params)
+            return self.con.sql(query, params=params)   # same connection: sees the graph macros
         return self.con.sql(query)
 
     @property

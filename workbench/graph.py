@@ -523,12 +523,13 @@ CREATE OR REPLACE TEMP MACRO call_chain_up(q, max_depth) AS TABLE
 """
 
 
-def install_sql(con) -> None:
-    """Create the call-graph view and table macros (temporary: they live in the
-    connection, so read-only databases get them too)."""
+def install_sql(con, persistent: bool = False) -> None:
+    """Create the call-graph view and table macros. In a writable database they are stored
+    in the file (`persistent`), so cursors, other connections and jupysql see them too; a
+    read-only connection gets temporary ones."""
     for stmt in SQL_MACROS.split(";\n"):
         if stmt.strip():
-            store.run(con, stmt)
+            store.run(con, stmt if not persistent else stmt.replace(" TEMP ", " ", 1))
 
 
 __all__ = ["find_definition", "resolve_symbol", "find_callers", "find_callees", "trace_call_chain",

@@ -142,7 +142,7 @@ def connect(db: str, read_only: bool = False) -> duckdb.DuckDBPyConnection:
         run(con, DDL)
     try:                                # call-graph view and macros (workbench/graph.py)
         from .graph import install_sql
-        install_sql(con)
+        install_sql(con, persistent=not read_only)
     except duckdb.Error:
         pass                            # a database without the tables yet
     return con
