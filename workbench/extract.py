@@ -51,7 +51,7 @@ class _Compiled:
         text = query_text(spec)
         self.query = Query(lang, text) if text else _generic_query(lang)
         self.errors = Query(lang, "(ERROR) @error (MISSING) @missing")
-        self.roles: dict[int, tuple] = {}   # pattern index -> (definition capture, binding capture)
+        self.roles: dict[int, tuple] = {}   # pattern index -> _role_of(...)
 
 
 _COMPILED: dict[str, _Compiled] = {}
@@ -217,14 +217,20 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
     matches = QueryCursor(c.query).matches(root) if c.query is not None else []
     roles = c.roles
     for _pattern, caps in matches:
-        name_nodes = caps.get("name")
         role = roles.get(_pattern)
         if role is None:                # a pattern's role is fixed: work it out once
-            role = roles[_pattern] = (
-                next((k for k in caps if k.startswith(("definition.", "declaration."))), None),
-                next((k for k in caps if k.startswith("bind.") and k not in _BIND_PARTS), None))
-        def_kind = role[0]
-        if def_kind is not None and name_nodes:
+            role = roles[_pattern] = _role_of(caps)
+        code = role[0]
+        if code == _CALL:
+            ns = caps["reference.call"]     # several nodes (Java `obj` + `m`): one callee
+            calls.append(ns[0] if len(ns) == 1 else _Span(ns))
+        elif code == _BIND:
+            binds.append((role[2], caps))   # call-graph bindings, see _emit_bindings
+        elif code == _DEF:
+            name_nodes = caps.get("name")
+            if not name_nodes:
+                continue
+            def_kind = role[1]
             node = caps[def_kind][0]
             nn = name_nodes[0]
             key = (nn.start_byte, nn.end_byte)
@@ -246,36 +252,25 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
                 d.qualifier = caps["qualifier"][0]
             if "doc" in caps:
                 docs[key] = caps["doc"][0]
-            continue
-        if "reference.call" in caps:
-            ns = caps["reference.call"]     # several nodes (Java `obj` + `m`): one callee
-            calls.append(ns[0] if len(ns) == 1 else _Span(ns))
-            continue
-        if name_nodes and ("reference.inherits" in caps or "reference.implements" in caps):
+        elif code == _REL:
+            name_nodes = caps["name"]
             key = (name_nodes[0].start_byte, name_nodes[0].end_byte)
             for rel in ("reference.inherits", "reference.implements"):
                 for n in caps.get(rel, ()):
                     relations.append((key, rel.split(".", 1)[1], n))
-            continue
-        if "doc" in caps and name_nodes:
+        elif code == _DOC:
+            name_nodes = caps["name"]
             docs[(name_nodes[0].start_byte, name_nodes[0].end_byte)] = caps["doc"][0]
-            continue
-        if role[1]:
-            binds.append((role[1], caps))   # call-graph bindings, see _emit_bindings
-            continue
-        if "import.module" in caps or "import.name" in caps:
+        elif code == _IMPORT:
             fixed = c.query.pattern_settings(_pattern)   # `(#set! import.name "default")`
             if fixed:
                 caps = {**caps, "set": fixed}
             imports.append(caps)
-            continue
-        if "comment" in caps:
+        elif code == _COMMENT:
             comments.extend(caps["comment"])
-            continue
-        if "doc.module" in caps:
+        elif code == _MODDOC:
             module_doc = caps["doc.module"][0]
-            continue
-        if "package" in caps:
+        elif code == _PACKAGE:
             package = _text(data, caps["package"][0].start_byte, caps["package"][0].end_byte)
 
     # ---- symbols: order, nest, clip
@@ -645,6 +640,35 @@ class _LocalResolver:
 # ---------------------------------------------------------------- call-graph captures (issue 3)
 
 _BIND_PARTS = ("bind.target", "bind.value", "bind.key")
+_DEF, _CALL, _REL, _DOC, _BIND, _IMPORT, _COMMENT, _MODDOC, _PACKAGE, _OTHER = range(10)
+
+
+def _role_of(caps: dict) -> tuple:
+    """What a query pattern's matches are, from their capture names (decided once per
+    pattern): (role, definition capture, binding capture). The order is the precedence."""
+    def_kind = next((k for k in caps if k.startswith(("definition.", "declaration."))), None)
+    bind_kind = next((k for k in caps if k.startswith("bind.") and k not in _BIND_PARTS), None)
+    if def_kind is not None:
+        code = _DEF
+    elif "reference.call" in caps:
+        code = _CALL
+    elif "name" in caps and ("reference.inherits" in caps or "reference.implements" in caps):
+        code = _REL
+    elif "doc" in caps and "name" in caps:
+        code = _DOC
+    elif bind_kind is not None:
+        code = _BIND
+    elif "import.module" in caps or "import.name" in caps:
+        code = _IMPORT
+    elif "comment" in caps:
+        code = _COMMENT
+    elif "doc.module" in caps:
+        code = _MODDOC
+    elif "package" in caps:
+        code = _PACKAGE
+    else:
+        code = _OTHER
+    return code, def_kind, bind_kind
 # value node types that define a function whose body may identify it (`x = lambda: ...`)
 _FUNCTION_VALUE_WORDS = ("function", "lambda", "closure", "func_literal", "method")
 
@@ -681,10 +705,16 @@ def _emit_bindings(data: bytes, binds: list, items: list[_Def], rows: FileRows) 
     found.sort(key=lambda t: t[0])
     scopes = _ScopeFinder(items)
     cap = 2 * MAX_DST_NAME              # read no more of an expression than can be kept
+    if data.isascii():                  # byte offsets are character offsets: decode once
+        text = data.decode("ascii")
 
-    def short(n) -> str:
-        a = n.start_byte
-        return _callee(data[a:min(n.end_byte, a + cap)].decode("utf-8", "replace"))[:MAX_DST_NAME]
+        def short(n) -> str:
+            a = n.start_byte
+            return _callee(text[a:min(n.end_byte, a + cap)])[:MAX_DST_NAME]
+    else:
+        def short(n) -> str:
+            a = n.start_byte
+            return _callee(data[a:min(n.end_byte, a + cap)].decode("utf-8", "replace"))[:MAX_DST_NAME]
 
     is_fn: dict[str, bool] = {}
     for _, kind, anchor, target, value, key in found:

@@ -56,6 +56,7 @@ class _Result:
     rows: FileRows | None = None
     unchanged: bool = False
     columns: dict | None = None         # the rows as columns, built in the worker (see _columnar)
+    n_symbols: int = 0
 
 
 def _columnar(rows: FileRows) -> dict:
@@ -125,11 +126,76 @@ def process_file(entry: ScanEntry, known_sha: str | None) -> _Result:
     res = _Result(entry.path, lang, len(data), entry.mtime, sha, rows.status, None, encoding,
                   msg, lines, FileRows(rows.status, rows.error_count, rows.message))
     res.columns = _columnar(rows)
+    res.n_symbols = len(rows.symbols)
     return res
 
 
-def _process_chunk(chunk: list[tuple[ScanEntry, str | None]]) -> list[_Result]:
-    return [process_file(e, sha) for e, sha in chunk]
+def _process_chunk(chunk: list[tuple[ScanEntry, str | None]]) -> "_Chunk":
+    """Process files and hand their rows back as Arrow tables (cheap to send between
+    processes; the main process only concatenates them and adds id offsets)."""
+    results = [process_file(e, sha) for e, sha in chunk]
+    return _Chunk(results, _chunk_tables(results))
+
+
+@dataclass
+class _Chunk:
+    results: list[_Result]
+    tables: dict        # table name -> pyarrow Table of local rows, with `_file` = index in results
+
+
+_LOCAL_SCHEMAS = None
+
+
+def _local_schemas() -> dict:
+    """Arrow schemas of the worker-side tables: local ids, plus `_file` (the row's file)."""
+    global _LOCAL_SCHEMAS
+    if _LOCAL_SCHEMAS is None:
+        import pyarrow as pa
+        t = store._TYPES
+        pick = lambda table, *names: [t[table].field(n) for n in names]  # noqa: E731
+        _LOCAL_SCHEMAS = {
+            "symbols": pa.schema([("_file", pa.int32()), ("local", pa.int64())]
+                                 + pick("symbols", "kind", "name", "qualname")
+                                 + [("parent_local", pa.int64())]
+                                 + pick("symbols", "start_line", "end_line", "start_byte", "end_byte",
+                                        "signature", "doc", "decorators", "visibility", "is_truncated",
+                                        "is_declaration", "body_start_line")),
+            "edges": pa.schema([("_file", pa.int32()), ("src_local", pa.int64())]
+                               + pick("edges", "kind", "dst_name")
+                               + [("dst_local", pa.int64())]
+                               + pick("edges", "line", "resolution", "dst_qualname")),
+            "imports": pa.schema([("_file", pa.int32()), ("src_local", pa.int64())]
+                                 + pick("imports", "module", "name", "alias", "line")),
+            "bindings": pa.schema([("_file", pa.int32()), ("src_local", pa.int64())]
+                                  + pick("bindings", "kind", "name", "value", "value_type")
+                                  + [("value_local", pa.int64())] + pick("bindings", "line")),
+        }
+    return _LOCAL_SCHEMAS
+
+
+def _chunk_tables(results: list[_Result]) -> dict:
+    import pyarrow as pa
+    schemas = _local_schemas()
+    out = {}
+    for k, name in enumerate(("symbols", "edges", "imports", "bindings")):
+        cols = None
+        for i, r in enumerate(results):
+            c = r.columns
+            if c is None or not c["counts"][k]:
+                continue
+            part = c[name]
+            if cols is None:
+                cols = [[] for _ in range(len(part) + 1)]
+            cols[0].extend([i] * c["counts"][k])
+            for dst, src in zip(cols[1:], part):
+                dst.extend(src)
+        if cols is not None:
+            schema = schemas[name]
+            out[name] = pa.Table.from_arrays(
+                [pa.array(col, type=f.type) for col, f in zip(cols, schema)], schema=schema)
+    for r in results:
+        r.columns = None                # shipped as tables now
+    return out
 
 
 def _chunks(items: list, n: int) -> list[list]:
@@ -190,28 +256,32 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
         work.append((e, old[3] if old is not None else None))
     removed = [p for p in known if p not in seen]
 
-    results: list[_Result] = []
+    chunks: list[_Chunk] = []
     if work:
         bar = None
         if progress:
             from tqdm.auto import tqdm
             bar = tqdm(total=len(work), desc="indexing", unit="file", leave=False)
         try:
+            size = max(4, min(32, len(work) // (jobs * 16) or 4))
             if jobs > 1 and len(work) > 32:
-                size = max(8, min(64, len(work) // (jobs * 8) or 8))
+                # biggest files first, so no worker is left with a large file at the end
+                work = sorted(work, key=lambda w: -w[0].size)
                 with ProcessPoolExecutor(max_workers=jobs) as pool:
-                    for chunk_res in pool.map(_process_chunk, _chunks(work, size)):
-                        results.extend(chunk_res)
+                    done = pool.map(_process_chunk, _chunks(work, size))
+                    for chunk in done:
+                        chunks.append(chunk)
                         if bar is not None:
-                            bar.update(len(chunk_res))
+                            bar.update(len(chunk.results))
             else:
-                for e, sha in work:
-                    results.append(process_file(e, sha))
+                for part in _chunks(work, size):
+                    chunks.append(_process_chunk(part))
                     if bar is not None:
-                        bar.update(1)
+                        bar.update(len(part))
         finally:
             if bar is not None:
                 bar.close()
+    results = [r for c in chunks for r in c.results]
 
     t_store = time.perf_counter()
     touched_mtime = [r for r in results if r.unchanged]
@@ -245,7 +315,7 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
                 store.run(con, f"UPDATE files SET mtime = t.mtime FROM {name} t WHERE files.path = t.path")
             finally:
                 con.unregister(name)
-        _insert_results(con, fresh)
+        _insert_chunks(con, chunks)
         t_resolve = time.perf_counter()
         if resolve:
             from .resolve import resolve_edges
@@ -275,73 +345,88 @@ def _unbind_stale(con) -> None:
     store.run(con, "DELETE FROM meta WHERE key = 'resolver_version'")
 
 
-def _insert_results(con, results: list[_Result]) -> None:
-    """Give the workers' columns global ids and bulk-insert them: per-file column lists
-    are concatenated, and local ids become global ones with one vectorised add."""
-    if not results:
-        return
+def _insert_chunks(con, chunks: list[_Chunk]) -> None:
+    """Give the chunks' local rows global ids and bulk-insert them: file ids in processing
+    order, symbol ids as per-file base + local index (one vectorised add per column)."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
-    results.sort(key=lambda r: r.path)
     fid = store.next_id(con, "files", "file_id")
     sid = store.next_id(con, "symbols", "symbol_id")
     eid = store.next_id(con, "edges", "edge_id")
     files = []
-    # per table: the concatenated local columns, and per file (file_id, path, language, base, count)
-    acc = {t: None for t in ("symbols", "edges", "imports", "bindings")}
-    per_file = {t: [] for t in acc}
-    for r in results:
-        spec = SPECS.get(r.language) if r.language else None
-        files.append((fid, r.path, r.language, r.size, r.line_count, r.sha256, r.mtime, r.status,
-                      r.rows.error_count if r.rows is not None else 0, r.skip_reason, r.encoding,
-                      r.message, module_path(r.path, spec)))
-        cols = r.columns
-        if cols is not None:
-            for t, n in zip(("symbols", "edges", "imports", "bindings"), cols["counts"]):
-                if not n:
-                    continue
-                if acc[t] is None:
-                    acc[t] = [[] for _ in cols[t]]
-                for dst, src in zip(acc[t], cols[t]):
-                    dst.extend(src)
-                per_file[t].append((fid, r.path, r.language, sid, n))
-            sid += cols["counts"][0]
-        fid += 1
+    parts = {t: [] for t in ("symbols", "edges", "imports", "bindings")}
+    for chunk in chunks:
+        keep = [i for i, r in enumerate(chunk.results) if not r.unchanged]
+        if not keep:
+            continue
+        fids = np.full(len(chunk.results), -1, dtype=np.int64)
+        bases = np.zeros(len(chunk.results), dtype=np.int64)
+        paths, langs = [None] * len(chunk.results), [None] * len(chunk.results)
+        for i in keep:
+            r = chunk.results[i]
+            spec = SPECS.get(r.language) if r.language else None
+            files.append((fid, r.path, r.language, r.size, r.line_count, r.sha256, r.mtime,
+                          r.status, r.rows.error_count if r.rows is not None else 0,
+                          r.skip_reason, r.encoding, r.message, module_path(r.path, spec)))
+            fids[i], bases[i], paths[i], langs[i] = fid, sid, r.path, r.language
+            sid += r.n_symbols
+            fid += 1
+        ctx = (pa.array(fids), pa.array(bases), pa.array(paths, pa.string()),
+               pa.array(langs, pa.string()))
+        for name, tbl in chunk.tables.items():
+            parts[name].append((tbl, ctx))
 
-    def repeat(t, k):                   # a per-file value repeated over that file's rows
-        out = []
-        for f in per_file[t]:
-            out.extend([f[k]] * f[4])
-        return out
+    def derive(name):
+        """Concatenated local rows of one table and, per row, its file id, id base, path, language."""
+        if not parts[name]:
+            return None, (None, None, None, None)
+        tables, extra = [], [[], [], [], []]
+        for tbl, ctx in parts[name]:
+            tables.append(tbl)
+            idx = tbl.column("_file").combine_chunks()
+            for acc, values in zip(extra, ctx):
+                acc.append(pc.take(values, idx))
+        tbl = pa.concat_tables(tables).combine_chunks()
+        return tbl, [pa.concat_arrays(a) for a in extra]
 
-    def offset(t, local):               # local symbol index -> global id (nulls stay null)
-        base = np.repeat(np.array([f[3] for f in per_file[t]], dtype=np.int64),
-                         np.array([f[4] for f in per_file[t]], dtype=np.int64))
-        return pc.add(pa.array(local, type=pa.int64()), pa.array(base))
+    def glob(base, local):
+        return pc.add(local, base)      # nulls (no parent / no target) stay null
 
-    store.insert_columns(con, "files", dict(zip(store.FILE_COLS, (list(c) for c in zip(*files)))))
-    if acc["symbols"]:
-        (local, kind, name, qual, parent, sl, el, sb, eb, sig, doc, decs, vis, trunc, decl,
-         body) = acc["symbols"]
-        store.insert_columns(con, "symbols", dict(zip(store.SYMBOL_COLS, (
-            offset("symbols", local), repeat("symbols", 0), repeat("symbols", 1),
-            repeat("symbols", 2), kind, name, qual, offset("symbols", parent), sl, el, sb, eb,
-            sig, doc, decs, vis, trunc, decl, body))))
-    if acc["edges"]:
-        src, kind, dst_name, dst_local, line, how, dst_qual = acc["edges"]
-        n = len(src)
-        store.insert_columns(con, "edges", dict(zip(store.EDGE_COLS, (
-            pa.array(np.arange(eid, eid + n, dtype=np.int64)), offset("edges", src), kind,
-            dst_name, offset("edges", dst_local), dst_qual, repeat("edges", 1), line, how,
-            [None] * n))))
-    if acc["imports"]:
-        src, module, name, alias, line = acc["imports"]
-        store.insert_columns(con, "imports", dict(zip(store.IMPORT_COLS, (
-            repeat("imports", 0), repeat("imports", 1), offset("imports", src), module, name,
-            alias, line, [None] * len(src)))))
-    if acc["bindings"]:
-        src, kind, name, value, vtype, vlocal, line = acc["bindings"]
-        store.insert_columns(con, "bindings", dict(zip(store.BINDING_COLS, (
-            repeat("bindings", 0), repeat("bindings", 1), offset("bindings", src), kind, name,
-            value, vtype, offset("bindings", vlocal), line))))
+    store.insert_columns(con, "files", dict(zip(store.FILE_COLS, (list(c) for c in zip(*files))))
+                         if files else {})
+    tbl, (fids, base, path, lang) = derive("symbols")
+    if tbl is not None:
+        c = tbl.column
+        store.insert_columns(con, "symbols", {
+            "symbol_id": glob(base, c("local")), "file_id": fids, "path": path, "language": lang,
+            "kind": c("kind"), "name": c("name"), "qualname": c("qualname"),
+            "parent_id": glob(base, c("parent_local")),
+            **{k: c(k) for k in ("start_line", "end_line", "start_byte", "end_byte", "signature",
+                                 "doc", "decorators", "visibility", "is_truncated",
+                                 "is_declaration", "body_start_line")}})
+    tbl, (fids, base, path, lang) = derive("edges")
+    if tbl is not None:
+        c = tbl.column
+        n = tbl.num_rows
+        store.insert_columns(con, "edges", {
+            "edge_id": pa.array(np.arange(eid, eid + n, dtype=np.int64)),
+            "src_id": glob(base, c("src_local")), "kind": c("kind"), "dst_name": c("dst_name"),
+            "dst_id": glob(base, c("dst_local")), "dst_qualname": c("dst_qualname"), "path": path,
+            "line": c("line"), "resolution": c("resolution"),
+            "candidates": pa.nulls(n, pa.list_(pa.string()))})
+    tbl, (fids, base, path, lang) = derive("imports")
+    if tbl is not None:
+        c = tbl.column
+        store.insert_columns(con, "imports", {
+            "file_id": fids, "path": path, "src_id": glob(base, c("src_local")),
+            "module": c("module"), "name": c("name"), "alias": c("alias"), "line": c("line"),
+            "resolved_path": pa.nulls(tbl.num_rows, pa.string())})
+    tbl, (fids, base, path, lang) = derive("bindings")
+    if tbl is not None:
+        c = tbl.column
+        store.insert_columns(con, "bindings", {
+            "file_id": fids, "path": path, "src_id": glob(base, c("src_local")),
+            "kind": c("kind"), "name": c("name"), "value": c("value"),
+            "value_type": c("value_type"), "value_id": glob(base, c("value_local")),
+            "line": c("line")})
