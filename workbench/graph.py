@@ -333,7 +333,7 @@ def trace_call_chain(con, symbol, depth: int = 3, direction: str = "down") -> li
     names = dict(store.run(con, "SELECT symbol_id, qualname FROM symbols WHERE list_contains(?, symbol_id)", [ids]))
     for d, dep, src, dst, path, line, res, cyc in rows:
         out.append(ChainEdge(d, dep, src, names.get(src, "?"), dst, names.get(dst, "?"), path, line, res, bool(cyc)))
-    out.sort(key=lambda e: (e.direction != "down", e.depth, e.path, e.line))
+    out.sort(key=lambda e: (e.direction != "down", e.depth, e.path, e.line, e.src, e.dst))
     return out
 
 

@@ -356,22 +356,29 @@ def _insert_chunks(con, chunks: list[_Chunk]) -> None:
     eid = store.next_id(con, "edges", "edge_id")
     files = []
     parts = {t: [] for t in ("symbols", "edges", "imports", "bindings")}
-    for chunk in chunks:
-        keep = [i for i, r in enumerate(chunk.results) if not r.unchanged]
-        if not keep:
-            continue
-        fids = np.full(len(chunk.results), -1, dtype=np.int64)
-        bases = np.zeros(len(chunk.results), dtype=np.int64)
-        paths, langs = [None] * len(chunk.results), [None] * len(chunk.results)
-        for i in keep:
-            r = chunk.results[i]
-            spec = SPECS.get(r.language) if r.language else None
-            files.append((fid, r.path, r.language, r.size, r.line_count, r.sha256, r.mtime,
-                          r.status, r.rows.error_count if r.rows is not None else 0,
-                          r.skip_reason, r.encoding, r.message, module_path(r.path, spec)))
-            fids[i], bases[i], paths[i], langs[i] = fid, sid, r.path, r.language
-            sid += r.n_symbols
-            fid += 1
+    # ids in path order, whatever order the workers finished in: the same tree gets the
+    # same ids with one process or many
+    order = sorted(((r.path, k, i) for k, chunk in enumerate(chunks)
+                    for i, r in enumerate(chunk.results) if not r.unchanged))
+    ids = {}
+    for path, k, i in order:
+        r = chunks[k].results[i]
+        spec = SPECS.get(r.language) if r.language else None
+        files.append((fid, r.path, r.language, r.size, r.line_count, r.sha256, r.mtime,
+                      r.status, r.rows.error_count if r.rows is not None else 0,
+                      r.skip_reason, r.encoding, r.message, module_path(r.path, spec)))
+        ids[(k, i)] = (fid, sid)
+        sid += r.n_symbols
+        fid += 1
+    for k, chunk in enumerate(chunks):
+        n = len(chunk.results)
+        fids = np.full(n, -1, dtype=np.int64)
+        bases = np.zeros(n, dtype=np.int64)
+        paths, langs = [None] * n, [None] * n
+        for i, r in enumerate(chunk.results):
+            if (k, i) in ids:
+                fids[i], bases[i] = ids[(k, i)]
+                paths[i], langs[i] = r.path, r.language
         ctx = (pa.array(fids), pa.array(bases), pa.array(paths, pa.string()),
                pa.array(langs, pa.string()))
         for name, tbl in chunk.tables.items():
@@ -388,7 +395,9 @@ def _insert_chunks(con, chunks: list[_Chunk]) -> None:
             for acc, values in zip(extra, ctx):
                 acc.append(pc.take(values, idx))
         tbl = pa.concat_tables(tables).combine_chunks()
-        return tbl, [pa.concat_arrays(a) for a in extra]
+        extra = [pa.concat_arrays(a) for a in extra]
+        order = pc.sort_indices(extra[0])       # stable: rows in file-id order, as extracted
+        return tbl.take(order), [a.take(order) for a in extra]
 
     def glob(base, local):
         return pc.add(local, base)      # nulls (no parent / no target) stay null

@@ -104,7 +104,9 @@ for _name, _exts in _DATA.items():
     _add(LanguageSpec(_name, _name, _exts, parse=False))
 
 _FILENAMES = {"Makefile": "make", "makefile": "make", "CMakeLists.txt": "cmake",
-              "Dockerfile": "text", "go.mod": "text", "Cargo.lock": "toml"}
+              "Dockerfile": "text", "go.mod": "text", "go.sum": "text", "Cargo.lock": "toml",
+              ".gitignore": "text", ".gitattributes": "text", ".dockerignore": "text",
+              ".editorconfig": "ini", "LICENSE": "text", "README": "text", "requirements.txt": "text"}
 
 _BY_EXT: dict[str, LanguageSpec] = {}
 for _spec in SPECS.values():
