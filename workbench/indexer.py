@@ -269,6 +269,7 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
                 work = sorted(work, key=lambda w: -w[0].size)
                 with ProcessPoolExecutor(max_workers=jobs) as pool:
                     done = pool.map(_process_chunk, _chunks(work, size))
+                    import pyarrow.compute  # noqa: F401  (warm the store's imports meanwhile)
                     for chunk in done:
                         chunks.append(chunk)
                         if bar is not None:
@@ -320,8 +321,10 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
         if resolve:
             from .resolve import resolve_edges
             resolve_edges(con, report.changed_paths)
-        elif report.changed_paths:
+        elif stale_ids:                 # rows were replaced or removed: unbind what pointed there
             _unbind_stale(con)
+        elif report.changed_paths:      # only additions: nothing can point at a removed symbol
+            store.run(con, "DELETE FROM meta WHERE key = 'resolver_version'")
         store.run(con, "COMMIT")
     except BaseException:
         store.run(con, "ROLLBACK")
@@ -356,8 +359,9 @@ def _insert_chunks(con, chunks: list[_Chunk]) -> None:
     eid = store.next_id(con, "edges", "edge_id")
     files = []
     parts = {t: [] for t in ("symbols", "edges", "imports", "bindings")}
-    # ids in path order, whatever order the workers finished in: the same tree gets the
-    # same ids with one process or many
+    # file and symbol ids in path order, whatever order the files were processed in: the
+    # same tree gets the same ids with one process or many (edge ids follow processing
+    # order; within a file they follow the source)
     order = sorted(((r.path, k, i) for k, chunk in enumerate(chunks)
                     for i, r in enumerate(chunk.results) if not r.unchanged))
     ids = {}
@@ -370,34 +374,29 @@ def _insert_chunks(con, chunks: list[_Chunk]) -> None:
         ids[(k, i)] = (fid, sid)
         sid += r.n_symbols
         fid += 1
+    # per result of every chunk (flattened): its file id, id base, path and language
+    offsets, flat = [], []
     for k, chunk in enumerate(chunks):
-        n = len(chunk.results)
-        fids = np.full(n, -1, dtype=np.int64)
-        bases = np.zeros(n, dtype=np.int64)
-        paths, langs = [None] * n, [None] * n
-        for i, r in enumerate(chunk.results):
-            if (k, i) in ids:
-                fids[i], bases[i] = ids[(k, i)]
-                paths[i], langs[i] = r.path, r.language
-        ctx = (pa.array(fids), pa.array(bases), pa.array(paths, pa.string()),
-               pa.array(langs, pa.string()))
+        offsets.append(len(flat))
+        flat.extend((k, i) for i in range(len(chunk.results)))
+    got = [ids.get(key) for key in flat]
+    ctx = (pa.array(np.array([g[0] if g else -1 for g in got], dtype=np.int64)),
+           pa.array(np.array([g[1] if g else 0 for g in got], dtype=np.int64)),
+           pa.array([chunks[k].results[i].path if g else None for (k, i), g in zip(flat, got)],
+                    pa.string()),
+           pa.array([chunks[k].results[i].language if g else None for (k, i), g in zip(flat, got)],
+                    pa.string()))
+    for k, chunk in enumerate(chunks):
         for name, tbl in chunk.tables.items():
-            parts[name].append((tbl, ctx))
+            parts[name].append((tbl, offsets[k]))
 
     def derive(name):
         """Concatenated local rows of one table and, per row, its file id, id base, path, language."""
         if not parts[name]:
             return None, (None, None, None, None)
-        tables, extra = [], [[], [], [], []]
-        for tbl, ctx in parts[name]:
-            tables.append(tbl)
-            idx = tbl.column("_file").combine_chunks()
-            for acc, values in zip(extra, ctx):
-                acc.append(pc.take(values, idx))
-        tbl = pa.concat_tables(tables).combine_chunks()
-        extra = [pa.concat_arrays(a) for a in extra]
-        order = pc.sort_indices(extra[0])       # stable: rows in file-id order, as extracted
-        return tbl.take(order), [a.take(order) for a in extra]
+        tbl = pa.concat_tables([t for t, _ in parts[name]]).combine_chunks()
+        idx = np.concatenate([t.column("_file").to_numpy() + off for t, off in parts[name]])
+        return tbl, [pc.take(values, pa.array(idx)) for values in ctx]
 
     def glob(base, local):
         return pc.add(local, base)      # nulls (no parent / no target) stay null
