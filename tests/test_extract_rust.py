@@ -139,3 +139,26 @@ type Id = u64;
     assert ex.row("src.k.Wrapper") == ("impl", "src.k.Wrapper", 4, 4, "impl<T: Clone> Named for Wrapper<T>", None)
     assert ex.bases("src.k.Wrapper", "implements") == ["Named"]
     assert ex.row("src.k.Id") == ("type", "src.k.Id", 5, 5, "type Id = u64", None)
+
+
+def test_trait_items_and_trait_impl_methods_are_public():
+    ex = snippet("src/m.rs", """pub trait Area {
+    fn area(&self) -> f64;
+}
+
+pub struct Sq(f64);
+
+impl Sq {
+    fn helper(&self) -> f64 { self.0 }
+    pub fn side(&self) -> f64 { self.0 }
+}
+
+impl Area for Sq {
+    fn area(&self) -> f64 { self.helper() * self.0 }
+}
+""", "rust")
+    vis = {(s["qualname"], s["start_line"]): s["visibility"] for s in ex.symbols}
+    assert vis[("src.m.Area.area", 2)] == "public"       # trait item
+    assert vis[("src.m.Sq.helper", 8)] == "private"      # no `pub` in an inherent impl
+    assert vis[("src.m.Sq.side", 9)] == "public"
+    assert vis[("src.m.Sq.area", 13)] == "public"        # in `impl Area for Sq`

@@ -318,6 +318,9 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
 
     _label_anonymous(items)
     class_kinds = spec.class_kinds
+    impl_keys = {key for key, rel, _ in relations if rel == "implements"}
+    trait_impls = {id(d) for d in items if d.kind == "impl"
+                   and (d.name_node.start_byte, d.name_node.end_byte) in impl_keys}
     for d in items:
         parent = d.parent
         kind = d.kind
@@ -344,6 +347,9 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
         decorators = [_collapse(_text(data, x.start_byte, x.end_byte)) for x in
                       sorted(d.decorators, key=lambda n: n.start_byte)]
         vis = _visibility(short, sig, spec)
+        if spec.visibility == "pub" and parent is not None and (
+                parent.kind == "trait" or id(parent) in trait_impls):
+            vis = "public"              # trait items and trait-impl methods are the trait's API
         start_line = d.start_row + 1
         if d.truncated or d.extended:
             end_line = _line_of_end(data, d.end)
