@@ -165,3 +165,10 @@ public class Shapes extends Base<String> implements Comparable<Shapes>, Cloneabl
     # one field per declarator
     assert ex.row("a.b.Shapes.a") == ("field", "a.b.Shapes.a", 15, 15, "int a = 1, b", None)
     assert ex.row("a.b.Shapes.b") == ("field", "a.b.Shapes.b", 15, 15, "int a = 1, b", None)
+
+
+def test_enum_constants_belong_to_their_enum():
+    got = [(s["qualname"].rsplit(".", 2)[-2:], s["start_line"]) for s in java(CATEGORY).symbols
+           if s["kind"] == "enum_member"]
+    assert got == [(["Category", "BOOKS"], 9), (["Category", "ELECTRONICS"], 10),
+                   (["Category", "GROCERIES"], 11), (["Category", "TOYS"], 12)]

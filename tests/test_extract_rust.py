@@ -162,3 +162,10 @@ impl Area for Sq {
     assert vis[("src.m.Sq.helper", 8)] == "private"      # no `pub` in an inherent impl
     assert vis[("src.m.Sq.side", 9)] == "public"
     assert vis[("src.m.Sq.area", 13)] == "public"        # in `impl Area for Sq`
+
+
+def test_enum_variants_belong_to_their_enum():
+    got = [(s["qualname"], s["start_line"], s["doc"]) for s in rs(SHAPES).symbols
+           if s["kind"] == "enum_member"]
+    assert got == [("src.shapes.ShapeKind.Circle", 33, None), ("src.shapes.ShapeKind.Rect", 34, None),
+                   ("src.shapes.ShapeKind.Square", 36, "A rectangle whose sides are equal.")]

@@ -194,3 +194,11 @@ export function parse(x: any): number { return Number(x); }
     assert ex.find("app.widget.Geo")["kind"] == "namespace"
     assert [(s["start_line"], s["is_declaration"]) for s in ex.symbols
             if s["qualname"] == "app.widget.parse"] == [(11, True), (12, False)]
+
+
+def test_enum_members_belong_to_their_enum():
+    got = [(s["kind"], s["qualname"], s["start_line"], s["signature"]) for s in ts(USER).symbols
+           if s["kind"] == "enum_member"]
+    assert got == [("enum_member", "src.models.user.Role.Guest", 6, "Guest = 'guest'"),
+                   ("enum_member", "src.models.user.Role.Member", 7, "Member = 'member'"),
+                   ("enum_member", "src.models.user.Role.Admin", 8, "Admin = 'admin'")]

@@ -19,6 +19,9 @@
 (record_declaration (modifiers [(annotation) (marker_annotation)] @decorator) name: (identifier) @name) @definition.record
 (annotation_type_declaration (modifiers [(annotation) (marker_annotation)] @decorator) name: (identifier) @name) @definition.interface
 
+; Enum constants (`FOOD("Food", 0.07)`).
+(enum_constant name: (identifier) @name) @definition.enum_member
+
 ; ---------------------------------------------------------------- members
 
 (method_declaration name: (identifier) @name body: (block) @body) @definition.method

@@ -21,6 +21,9 @@
 (mod_item name: (identifier) @name body: (declaration_list) @body) @definition.module
 (mod_item name: (identifier) @name !body) @declaration.module
 
+; Enum variants (`Circle`, `Rect { w: f64 }`).
+(enum_variant name: (identifier) @name) @definition.enum_member
+
 ; `impl Circle` and `impl Shape for Circle` are named by their type, so their methods
 ; read `<module>.Circle.area`.
 (impl_item

@@ -42,6 +42,10 @@
 (export_statement
   declaration: (enum_declaration name: (_) @name body: (enum_body) @body)) @definition.enum
 
+; Enum members (`A`, `B = 2`): shown with their enum in outlines.
+(enum_body name: (property_identifier) @name @definition.enum_member)
+(enum_body (enum_assignment name: (property_identifier) @name) @definition.enum_member)
+
 ; `namespace N { ... }` / `module N { ... }`.
 (internal_module name: (_) @name body: (statement_block) @body) @definition.namespace
 (export_statement

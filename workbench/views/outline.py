@@ -296,9 +296,11 @@ def _md_sym(s: Sym, rules: Rules, indent: int, depth: int, out: list[str]) -> No
         line += f" \u2014 {s.doc}"
     out.append(line)
     flds = [c for c in kids if c.kind in FIELD_KINDS and not c.children]
-    if flds:
-        out.append(pad + "  fields: " + ", ".join(
-            var_label(c) + (f" [{lines_label(c)}]" if rules.line_numbers else "") for c in flds))
+    for label, group in (("values", [c for c in flds if c.kind == "enum_member"]),
+                         ("fields", [c for c in flds if c.kind != "enum_member"])):
+        if group:
+            out.append(pad + f"  {label}: " + ", ".join(
+                var_label(c) + (f" [{lines_label(c)}]" if rules.line_numbers else "") for c in group))
     for c in kids:
         if c in flds:
             continue
@@ -455,6 +457,8 @@ def _stub_var(s: Sym, lang: str | None) -> str:
             sig = sig.split("=", 1)[0].rstrip() + " = ..."
         else:
             sig = sig.rstrip("{[(,= ") or s.name
+    if s.kind == "enum_member":               # `A,` in Rust, TypeScript and Java alike
+        return sig.rstrip(",; ") + ","
     if lang == "go" and s.kind in VAR_KINDS and not sig.startswith(("const ", "var ")):
         sig = ("const " if s.kind == "constant" else "var ") + sig
     if lang in _SEMICOLON and not sig.endswith(";"):
@@ -646,9 +650,11 @@ def _prose_sym(s: Sym, rules: Rules) -> str:
     kids, more, hidden = members(s, rules, 2)
     flds = [c for c in kids if c.kind in FIELD_KINDS and not c.children]
     others = [c for c in kids if c not in flds]
-    if flds:
-        text += " Fields: " + ", ".join(
-            var_label(c) if rules.signatures else c.name for c in flds) + "."
+    for label, group in (("Values", [c for c in flds if c.kind == "enum_member"]),
+                         ("Fields", [c for c in flds if c.kind != "enum_member"])):
+        if group:
+            text += f" {label}: " + ", ".join(
+                var_label(c) if rules.signatures else c.name for c in group) + "."
     if others:
         label = "Methods" if all(c.kind in CALLABLE_KINDS for c in others) else "Members"
         if s.kind in CALLABLE_KINDS:
