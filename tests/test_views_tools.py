@@ -417,3 +417,17 @@ def test_repeated_outline_in_a_session_is_not_resent(wbs):
     assert again.tokens < first.tokens
     other = s.call("read_outline", path="shop")                  # a different scope is sent
     assert "## shop/orders.py" in other.text
+
+
+def test_list_files_reads_pruned_dirs_from_the_index_not_the_disk(tmp_path):
+    root = tmp_path / "proj"
+    for rel in ["src/app.py", "build/out.py", "src/node_modules/m/index.js"]:
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text("x = 1\n", encoding="utf-8")
+    wb = workbench.index(root, db=str(tmp_path / "l.duckdb"), progress=False, jobs=1)
+    (root / "made_later").mkdir()            # not in the index: not listed as ignored
+    (root / "empty_dir").mkdir()
+    assert call(wb, "list_files", {}).text.splitlines() == [
+        "src/", "src/app.py", "ignored 2 dirs: build, src/node_modules"]
+    wb.close()

@@ -32,7 +32,7 @@ import os
 from collections import defaultdict
 
 from . import store
-from .resolve import CLASS_KINDS, FUNC_KINDS, NS_KINDS, Model, Resolver, _resolve_import
+from .resolve import CLASS_KINDS, FUNC_KINDS, Model, Resolver, _resolve_import
 
 EXPORT_KEY_KINDS = frozenset({"function", "method", "lambda", "constructor"})
 _NOT_CALLS = {("B", "property"), ("B", "staticmethod"), ("B", "classmethod"), ("B", "require")}

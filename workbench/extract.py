@@ -544,7 +544,6 @@ def _attach_comment_docs(data: bytes, comments: list, items: list, sym_rows: lis
     by_end_line: dict[int, object] = {}
     for cnode in comments:
         by_end_line[_line_end(cnode)] = cnode
-    lines = None
     for d in items:
         row = sym_rows[d.idx]
         if row[10] is not None:

@@ -25,7 +25,6 @@ docs/schema.md): `callers('q')`, `callees('q')`, `call_chain('q', depth)`,
 """
 from __future__ import annotations
 
-import posixpath
 from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, field
 

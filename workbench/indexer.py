@@ -228,7 +228,7 @@ def index(root: str | os.PathLike, db: str | None = None, *, jobs: int | None = 
         report = _index_into(con, root, db, scanned, jobs, progress, resolve)
         store.set_meta(con, root=root, schema_version=str(store.SCHEMA_VERSION),
                        exclude=list(exclude), max_bytes=str(max_bytes),
-                       ignored_dirs=dict(scanned.ignored_dirs),
+                       ignored_dirs=sorted(scanned.ignored_dir_paths),
                        indexed_at=time.strftime("%Y-%m-%dT%H:%M:%S"))
     finally:
         if own:

@@ -42,6 +42,7 @@ class ScanResult:
     root: str
     entries: list[ScanEntry] = field(default_factory=list)
     ignored_dirs: Counter = field(default_factory=Counter)     # name -> count
+    ignored_dir_paths: list = field(default_factory=list)      # repo-relative paths
     ignored_files: int = 0
     by_reason: Counter = field(default_factory=Counter)
 
@@ -115,6 +116,7 @@ def scan(root: str | os.PathLike, exclude: tuple[str, ...] = (), max_bytes: int 
                             or (e.name in VENV_DIR_NAMES
                                 and os.path.exists(os.path.join(e.path, "pyvenv.cfg")))):
                         res.ignored_dirs[e.name] += 1
+                        res.ignored_dir_paths.append(rel)
                         continue
                     walk(e.path, rel)
                     continue

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import html
 import inspect
-import os
 import posixpath
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -350,28 +349,14 @@ def list_files(ctx: Context, path: str = ".", max_depth: int | None = None):
 
 
 def _ignored_dirs(ctx: Context, expanded: set[str], paths: list[str]) -> list[str]:
-    """Directories on disk inside the listed directories that hold no indexed file:
-    pruned by the ignore rules (or empty). Names are read from the directory listing only."""
-    has_files: set[str] = set()
-    for p in paths:
-        d = posixpath.dirname(p)
-        while d and d not in has_files:
-            has_files.add(d)
-            d = posixpath.dirname(d)
-    out = []
-    for d in sorted(expanded):
-        try:
-            _, abs_dir = pathsafe.check(ctx.root, d)
-            with os.scandir(abs_dir) as it:
-                for e in it:
-                    if not e.is_dir(follow_symlinks=False):
-                        continue
-                    rel = e.name if d == "." else f"{d}/{e.name}"
-                    if rel not in has_files:
-                        out.append(rel)
-        except (OSError, pathsafe.PathError):
-            continue
-    return out
+    """Directories the indexer pruned (ignore rules) directly inside the listed
+    directories, from the index (`meta.ignored_dirs`), never from the disk."""
+    import json
+    raw = store.get_meta(ctx.con, "ignored_dirs")
+    pruned = json.loads(raw) if raw else []
+    if isinstance(pruned, dict):            # an index written before paths were recorded
+        pruned = []
+    return [p for p in pruned if (posixpath.dirname(p) or ".") in expanded]
 
 
 @tool("An index card for one file: language, size, its definitions with line ranges, what it "
