@@ -132,3 +132,16 @@ def test_broken_file_is_partial_and_ranges_stay_inside_parents():
         assert parent["start_line"] <= s["start_line"] <= s["end_line"] <= parent["end_line"], s
         if s["is_truncated"]:            # clipped by error recovery: ends where its parent ends
             assert s["end_line"] == parent["end_line"], s
+
+
+def test_broken_file_definitions_keep_signature_and_doc():
+    got = {s["qualname"]: (s["kind"], s["signature"], s["doc"]) for s in py(BROKEN).symbols}
+    assert got["shop.broken.GiftCard"] == (
+        "class", "class GiftCard(Entity)", "A prepaid card that can be redeemed against orders.")
+    # the half-edited header is shown as written, with the docstring under it
+    assert got["shop.broken.GiftCard.redeem"] == (
+        "method", "def redeem(self, amount",
+        "Take *amount* off the balance and return what is left.")
+    assert got["shop.broken.GiftCard.is_empty"] == ("method", "def is_empty(self)", None)
+    assert got["shop.broken.issue_card"] == (
+        "function", "def issue_card(code, amount)", "Create a new gift card with an initial balance.")

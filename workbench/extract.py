@@ -344,6 +344,8 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
         if dn is not None and spec.docstrings and (
                 d.body is None or dn.start_point[0] == d.body.start_point[0]):
             doc = docstring_first_line(_text(data, dn.start_byte, dn.end_byte))
+        elif d.doc is not None:         # read lexically by a repair hook
+            doc = d.doc
         decorators = [_collapse(_text(data, x.start_byte, x.end_byte)) for x in
                       sorted(d.decorators, key=lambda n: n.start_byte)]
         vis = _visibility(short, sig, spec)

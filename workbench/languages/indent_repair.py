@@ -104,6 +104,19 @@ def lexical_blocks(data: bytes) -> list[dict]:
     return out
 
 
+_DOCSTRING = re.compile(rb'[ \t]*[rRuU]?("""|\'\'\'|"|\')(.*)')
+
+
+def _docstring_after(data: bytes, b: dict) -> str | None:
+    """First line of a string literal that opens the block right after the header line."""
+    nxt = data[b["line_end"] + 1:b["end"]].split(b"\n", 1)[0]
+    m = _DOCSTRING.match(nxt)
+    if not m:
+        return None
+    text = m.group(2).split(m.group(1), 1)[0].strip()
+    return text.decode("utf-8", "replace") or None
+
+
 def repair(data: bytes, items: list, make_def) -> list:
     """Fix `items` (extractor definitions with .start/.end set) against indentation.
 
@@ -121,6 +134,7 @@ def repair(data: bytes, items: list, make_def) -> list:
         if found:
             d = found[0]
             if getattr(d.node, "has_error", False):
+                d.doc = _docstring_after(data, b)
                 # The body tree-sitter found inside an erroneous node is unreliable
                 # (it may start at a later method's docstring): the block starts
                 # after the header line.
@@ -142,5 +156,6 @@ def repair(data: bytes, items: list, make_def) -> list:
         nd.start_row = b["start_line"]
         nd.end = b["end"]
         nd.recovered = True
+        nd.doc = _docstring_after(data, b)
         out.append(nd)
     return out
