@@ -145,3 +145,4 @@ def test_broken_file_definitions_keep_signature_and_doc():
     assert got["shop.broken.GiftCard.is_empty"] == ("method", "def is_empty(self)", None)
     assert got["shop.broken.issue_card"] == (
         "function", "def issue_card(code, amount)", "Create a new gift card with an initial balance.")
+    assert got["shop.broken"] == ("module", None, "Gift card support (work in progress).")

@@ -286,8 +286,11 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
         d.start = s
         d.start_row = row
         d.end = d.node.end_byte
+    lexical_module_doc = None
     if rows.status == "partial" and spec.indent_repair:
-        from .languages.indent_repair import repair
+        from .languages.indent_repair import leading_docstring, repair
+        if module_doc is None:
+            lexical_module_doc = leading_docstring(data)
 
         def make_def(node, kind, name_node, body):
             nd = _Def(node, kind, False, name_node)
@@ -296,7 +299,7 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
         items = repair(data, items, make_def)
     items.sort(key=lambda d: (d.start, -d.end))
 
-    module = _module_symbol(mod_qual, line_count, file_end, None)
+    module = _module_symbol(mod_qual, line_count, file_end, lexical_module_doc)
     if module_doc is not None and spec.docstrings:
         module = module[:10] + (docstring_first_line(_text(data, module_doc.start_byte, module_doc.end_byte)),) + module[11:]
     sym_rows = [module]

@@ -117,6 +117,21 @@ def _docstring_after(data: bytes, b: dict) -> str | None:
     return text.decode("utf-8", "replace") or None
 
 
+def leading_docstring(data: bytes) -> str | None:
+    """The module docstring of a file whose tree starts with an error: the first line of a
+    string literal that opens the file (after comments and blank lines)."""
+    for line in data.split(b"\n", 50)[:50]:
+        stripped = line.strip()
+        if not stripped or stripped.startswith(b"#"):
+            continue
+        m = _DOCSTRING.match(stripped)
+        if not m:
+            return None
+        text = m.group(2).split(m.group(1), 1)[0].strip()
+        return text.decode("utf-8", "replace") or None
+    return None
+
+
 def repair(data: bytes, items: list, make_def) -> list:
     """Fix `items` (extractor definitions with .start/.end set) against indentation.
 
