@@ -28,7 +28,10 @@ only changed rows are written back with one `UPDATE ... FROM` over an Arrow tabl
 
 Incremental runs (`changed_paths` given) re-resolve the edges of the changed files, the
 edges that pointed into them (their `dst_id` no longer exists, or a candidate vanished),
-and the edges whose target name or class hierarchy the change may affect.
+and the edges whose target name or class hierarchy the change may affect. They turn
+bindings into Python objects only for the files evaluation reaches (argument rows: only
+for the callee names it asks about), from the same bulk query kept as Arrow, and rebuild
+`call_candidates` only for the edges they touched (plus rows a change made stale).
 """
 from __future__ import annotations
 
@@ -271,6 +274,12 @@ class Model:
         self.exports: dict[int, dict[str, list[tuple]]] = defaultdict(dict)  # module -> name -> rows
         self.receivers: dict[tuple, list[str]] = {}     # (scope, line, method) -> receiver texts
         self.args_by_callee: dict[str, list[tuple]] = defaultdict(list)
+        self._lazy = not bulk_bindings     # incremental: bindings per file, arguments per callee
+        self._lazy_tbl = None
+        self._lazy_paths: dict[str, tuple[int, int]] = {}
+        self._lazy_keys: dict[str, tuple[int, int]] = {}
+        self._lazy_key_idx = None
+        self._lazy_loaded: set[str] = set()
         if bulk_bindings:
             self._load_bindings(None)
 
@@ -359,9 +368,14 @@ class Model:
 
     # ------------------------------------------------------------ bindings
     def ensure_bindings(self, path: str | None) -> None:
-        """Bindings are loaded once, in bulk (see `_load_bindings`)."""
-        if not self._bind_loaded:
+        """The bindings of `path`: all of them once, in bulk (see `_load_bindings`), or in
+        incremental runs only those of the files evaluation reaches (`_load_path`)."""
+        if self._bind_loaded:
+            return
+        if not self._lazy:
             self._load_bindings(None)
+        elif path is not None and path not in self._lazy_loaded:
+            self._load_path(path)
 
     # the callee's last name, computed by DuckDB (`self.items.append#0` -> `append`)
     _CALLEE_KEY = ("CASE WHEN kind = 'arg' THEN regexp_extract(name, "
@@ -378,13 +392,17 @@ class Model:
         self.args_by_callee = defaultdict(list)
         if not rows:
             return
+        self._add_rows(rows["src_id"], rows["kind"], rows["name"], rows["value"], rows["value_type"],
+                       rows["value_id"], rows["line"], rows["callee_key"])
+
+    def _add_rows(self, srcs, kinds, names, values, vtypes, vids, lines, keys) -> None:
+        """Group bindings rows (in `path, line` order) by scope; `arg` rows by callee key."""
         ns_cache: dict = {}
         ns = self.ns
         binds, elements, returns, yields = self.binds, self.elements, self.returns, self.yields
         args = self.args_by_callee
         for src, kind, name, value, vtype, vid, line, key in zip(
-                rows["src_id"], rows["kind"], rows["name"], rows["value"], rows["value_type"],
-                rows["value_id"], rows["line"], rows["callee_key"]):
+                srcs, kinds, names, values, vtypes, vids, lines, keys):
             scope = ns_cache.get(src, -1)
             if scope == -1:
                 scope = ns_cache[src] = ns(src)
@@ -426,8 +444,79 @@ class Model:
 
     def arg_rows(self, callee_name: str) -> list[tuple]:
         """Argument bindings of calls whose callee's last name is `callee_name`."""
+        if self._lazy and not self._bind_loaded:
+            got = self.args_by_callee.get(callee_name)
+            if got is None:
+                got = self.args_by_callee[callee_name] = self._load_args(callee_name)
+            return got
         self.ensure_bindings(None)
         return self.args_by_callee.get(callee_name, ())
+
+    # ------------------------------------------------------------ incremental: lazy bindings
+    # The bulk query itself, kept as Arrow (no Python objects yet) and indexed by path and by
+    # callee key: a file's rows (or a callee's argument rows) become tuples only when
+    # evaluation reaches them, in exactly the order the bulk load would give them.
+    def _lazy_index(self):
+        if self._lazy_tbl is not None:
+            return self._lazy_tbl
+        import pyarrow.compute as pc
+        tbl = self.con.sql(f"""SELECT src_id, kind, name, value, value_type, value_id, line,
+                                      {self._CALLEE_KEY} AS callee_key
+                               FROM bindings ORDER BY path, line""").to_arrow_table().combine_chunks()
+        self._lazy_tbl = tbl
+        if tbl.num_rows == 0:
+            return tbl
+        start = 0                   # rows are sorted by path: one range per path
+        for path, n in store.run(self.con, "SELECT path, count(*) FROM bindings GROUP BY path ORDER BY path"):
+            self._lazy_paths[path] = (start, start + n)
+            start += n
+        if start != tbl.num_rows:   # changed under us: fall back to the bulk load
+            self._lazy = False
+            self._load_bindings(None)
+            return tbl
+        key = tbl.column("callee_key").chunk(0)
+        sel = pc.indices_nonzero(pc.fill_null(pc.not_equal(key, ""), False))
+        keys = key.take(sel)
+        order = pc.sort_indices(keys)                 # stable: bulk order within a key
+        self._lazy_key_idx = sel.take(order)
+        kruns = pc.run_end_encode(keys.take(order))
+        start = 0
+        for k, end in zip(kruns.values.to_pylist(), kruns.run_ends.to_pylist()):
+            self._lazy_keys[k] = (start, end)
+            start = end
+        return tbl
+
+    def _load_path(self, path: str) -> None:
+        self._lazy_loaded.add(path)
+        self._lazy_index()
+        rng = self._lazy_paths.get(path)
+        if rng is None or self._bind_loaded:
+            return
+        t = self._lazy_tbl.slice(rng[0], rng[1] - rng[0])
+        c = {n: t.column(n).to_pylist() for n in t.column_names}
+        keep = [i for i, k in enumerate(c["kind"]) if k != "arg"]   # arguments: `_load_args`
+        if len(keep) != len(c["kind"]):
+            c = {n: [v[i] for i in keep] for n, v in c.items()}
+        self._add_rows(c["src_id"], c["kind"], c["name"], c["value"], c["value_type"],
+                       c["value_id"], c["line"], [None] * len(keep))
+
+    def _load_args(self, callee_name: str) -> list[tuple]:
+        self._lazy_index()
+        if self._bind_loaded:
+            return self.args_by_callee.get(callee_name, [])
+        rng = self._lazy_keys.get(callee_name)
+        if rng is None:
+            return []
+        t = self._lazy_tbl.take(self._lazy_key_idx.slice(rng[0], rng[1] - rng[0]))
+        c = {n: t.column(n).to_pylist() for n in t.column_names}
+        out = []
+        ns = self.ns
+        for src, kind, name, value, vtype, vid, line in zip(
+                c["src_id"], c["kind"], c["name"], c["value"], c["value_type"], c["value_id"], c["line"]):
+            scope = ns(src)
+            if scope is not None:
+                out.append((scope, kind, name, value, vtype, vid, line))
+        return out
 
 
 def _last_name(callee: str) -> str:
@@ -1748,6 +1837,7 @@ class Resolver:
         t = v[0]
         if t == "c":
             scope, name = v[1], v[2]
+            m.ensure_bindings(m.path.get(scope))
             if name == "<yield>":
                 out: set = set()
                 for row in m.yields.get(scope, ()):
@@ -2047,7 +2137,10 @@ def _resolve_edges(con, changed_paths, full) -> ResolveStats:
     stats.files = files
     stats.edges = len(rows)
     stats.updated = _write_back(con, rows, imp_rows)
-    _write_candidates(con)
+    if full:
+        _write_candidates(con)
+    else:
+        _write_candidates(con, [r[0] for r in rows], sorted(changed_paths))
     for r in rows:
         stats.by_resolution[r[7]] = stats.by_resolution.get(r[7], 0) + 1
     store.set_meta(con, resolver_version=RESOLVER_VERSION)
@@ -2089,20 +2182,24 @@ def _affected_paths(con, m: Model, changed: list[str]) -> set[str]:
     # names defined in the changed files (module level for re-exports; all for name-based)
     top: dict[str, set[str]] = defaultdict(set)
     all_names: set[str] = set()
-    for sid, path in m.path.items():
-        if path in chg:
-            all_names.add(m.name[sid])
-            if m.parent.get(sid) == m.file_module.get(path):
-                top[path].add(m.name[sid])
+    chg_syms = [sid for sid, path in m.path.items() if path in chg]
+    for sid in chg_syms:
+        path = m.path[sid]
+        all_names.add(m.name[sid])
+        if m.parent.get(sid) == m.file_module.get(path):
+            top[path].add(m.name[sid])
     if all_names:
         # a name-based label changes when the set of same-named definitions changes: a
         # definition something already points at (by qualname) existed before the change
+        quals = sorted({q for q in (m.qual.get(sid) for sid in chg_syms) if q is not None})
         known = {r[0] for r in store.run(con, """
             SELECT DISTINCT dst_qualname FROM edges
             WHERE dst_qualname IS NOT NULL AND NOT list_contains($chg, path)
-            UNION SELECT DISTINCT qualname FROM call_candidates""", {"chg": sorted(chg)})}
-        fresh = {m.name[sid] for sid, path in m.path.items()
-                 if path in chg and m.qual.get(sid) not in known and m.parent.get(sid) is not None}
+              AND list_contains($quals, dst_qualname)
+            UNION SELECT DISTINCT qualname FROM call_candidates
+            WHERE list_contains($quals, qualname)""", {"chg": sorted(chg), "quals": quals})}
+        fresh = {m.name[sid] for sid in chg_syms
+                 if m.qual.get(sid) not in known and m.parent.get(sid) is not None}
         if fresh:
             rows = store.run(con, f"""
                 SELECT DISTINCT e.path FROM edges e
@@ -2322,16 +2419,49 @@ def _import_edge_row(m: Model, res: Resolver, vals: set, how: str):
     return None, t[1], "builtin" if t[0] == "B" else "external", None
 
 
-def _write_candidates(con) -> None:
+def _write_candidates(con, edge_ids: list[int] | None = None, changed: list[str] | None = None) -> None:
     """Rebuild `call_candidates` (one row per candidate of an ambiguous edge, with the
     candidate's symbol id) from `edges.candidates`: one set-wise statement, so it never
-    drifts from the edges or from re-created symbols."""
-    store.run(con, "DELETE FROM call_candidates")
-    store.run(con, """
-        INSERT INTO call_candidates
-        SELECT c.edge_id, c.q, s.symbol_id
-        FROM (SELECT edge_id, unnest(candidates) AS q FROM edges WHERE candidates IS NOT NULL) c
-        LEFT JOIN symbols s ON s.qualname = c.q""")
+    drifts from the edges or from re-created symbols.
+
+    Incremental runs (`edge_ids`: the edges just re-resolved, `changed`: the changed
+    paths) rebuild the rows of those edges only, plus the rows a change can make wrong
+    elsewhere: rows of edges that are gone, rows whose symbol is gone, and rows naming a
+    qualname defined in a changed file. The result is the same as a full rebuild."""
+    if edge_ids is None:
+        store.run(con, "DELETE FROM call_candidates")
+        store.run(con, """
+            INSERT INTO call_candidates
+            SELECT c.edge_id, c.q, s.symbol_id
+            FROM (SELECT edge_id, unnest(candidates) AS q FROM edges WHERE candidates IS NOT NULL) c
+            LEFT JOIN symbols s ON s.qualname = c.q""")
+        return
+    name = f"_wb_cand_edges_{time.monotonic_ns()}"
+    redo = f"_wb_cand_redo_{time.monotonic_ns()}"
+    con.register(name, pa.table({"edge_id": pa.array(edge_ids, pa.int64())}))
+    try:
+        store.run(con, f"""
+            CREATE TEMP TABLE {redo} AS
+            SELECT edge_id FROM {name}
+            UNION SELECT c.edge_id FROM call_candidates c
+                  WHERE NOT EXISTS (SELECT 1 FROM edges e WHERE e.edge_id = c.edge_id)
+                     OR c.symbol_id IS NOT NULL
+                        AND NOT EXISTS (SELECT 1 FROM symbols s WHERE s.symbol_id = c.symbol_id)
+            UNION SELECT c.edge_id FROM call_candidates c
+                  JOIN (SELECT DISTINCT qualname FROM symbols WHERE list_contains($chg, path)) q
+                    ON q.qualname = c.qualname""", {"chg": changed or []})
+    finally:
+        con.unregister(name)
+    try:
+        store.run(con, f"DELETE FROM call_candidates WHERE edge_id IN (SELECT edge_id FROM {redo})")
+        store.run(con, f"""
+            INSERT INTO call_candidates
+            SELECT c.edge_id, c.q, s.symbol_id
+            FROM (SELECT edge_id, unnest(candidates) AS q FROM edges
+                  WHERE candidates IS NOT NULL AND edge_id IN (SELECT edge_id FROM {redo})) c
+            LEFT JOIN symbols s ON s.qualname = c.q""")
+    finally:
+        store.run(con, f"DROP TABLE IF EXISTS {redo}")
 
 
 def _write_back(con, rows: list, imp_rows: list) -> int:
