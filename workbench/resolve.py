@@ -387,7 +387,7 @@ class Model:
             return
         rows = _cols(self.con, f"""SELECT src_id, kind, name, value, value_type, value_id, line,
                                           {self._CALLEE_KEY} AS callee_key
-                                   FROM bindings ORDER BY path, line""")
+                                   FROM bindings ORDER BY path, line, rowid""")
         self._bind_loaded = True
         self.args_by_callee = defaultdict(list)
         if not rows:
@@ -462,7 +462,7 @@ class Model:
         import pyarrow.compute as pc
         tbl = self.con.sql(f"""SELECT src_id, kind, name, value, value_type, value_id, line,
                                       {self._CALLEE_KEY} AS callee_key
-                               FROM bindings ORDER BY path, line""").to_arrow_table().combine_chunks()
+                               FROM bindings ORDER BY path, line, rowid""").to_arrow_table().combine_chunks()
         self._lazy_tbl = tbl
         if tbl.num_rows == 0:
             return tbl
@@ -2278,13 +2278,15 @@ def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None):
     if scope_paths is None:
         e = _cols(con, """SELECT edge_id, src_id, kind, dst_name, path, line, dst_id, dst_qualname,
                                  resolution, candidates FROM edges
-                          WHERE kind IN ('calls', 'imports', 'inherits', 'implements')""")
+                          WHERE kind IN ('calls', 'imports', 'inherits', 'implements')
+                          ORDER BY path, edge_id""")
         files = len(m.file_module)
     else:
         e = _cols(con, """SELECT edge_id, src_id, kind, dst_name, path, line, dst_id, dst_qualname,
                                  resolution, candidates FROM edges
                           WHERE kind IN ('calls', 'imports', 'inherits', 'implements')
-                            AND path IN (SELECT unnest(?::VARCHAR[]))""", [sorted(scope_paths)])
+                            AND path IN (SELECT unnest(?::VARCHAR[]))
+                          ORDER BY path, edge_id""", [sorted(scope_paths)])
         files = len(scope_paths)
     out = []
     # imports first: rows of the imports table, matched to their edges by (path, line, text)
