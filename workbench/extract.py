@@ -165,10 +165,9 @@ def comment_first_line(lines: list[str]) -> str | None:
 # ---------------------------------------------------------------- extraction
 
 class _Def:
-    __slots__ = ("node", "kind", "decl", "name_node", "decorators", "body", "doc", "extended",
-                 "recovered",
-                 "qualifier", "bases", "start", "start_row", "end", "truncated", "parent", "idx", "children",
-                 "label")
+    __slots__ = ("node", "kind", "decl", "name_node", "decorators", "body", "doc", "qualifier",
+                 "start", "start_row", "end", "truncated", "extended", "recovered", "parent",
+                 "idx", "label")
 
     def __init__(self, node, kind, decl, name_node):
         self.node = node
@@ -179,12 +178,10 @@ class _Def:
         self.body = None
         self.doc = None
         self.qualifier = None
-        self.bases = []
         self.truncated = False
         self.extended = False
         self.recovered = False
         self.parent = None
-        self.children = None
         self.label = None               # set for anonymous definitions (`<lambdaN>`)
 
 
