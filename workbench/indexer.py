@@ -55,23 +55,7 @@ class _Result:
     line_count: int = 0
     rows: FileRows | None = None
     unchanged: bool = False
-    columns: dict | None = None         # the rows as columns, built in the worker (see _columnar)
-    n_symbols: int = 0
-
-
-def _columnar(rows: FileRows) -> dict:
-    """Transpose a file's rows into columns in the worker: cheaper to pickle, and the main
-    process only concatenates lists and adds id offsets (vectorised)."""
-    quals = [s[3] for s in rows.symbols]
-    edges = rows.edges
-    return {
-        "symbols": list(zip(*rows.symbols)),
-        "edges": list(zip(*edges)) + [[None if e[3] is None else quals[e[3]] for e in edges]]
-        if edges else [],
-        "imports": list(zip(*rows.imports)),
-        "bindings": list(zip(*rows.bindings)),
-        "counts": (len(rows.symbols), len(edges), len(rows.imports), len(rows.bindings)),
-    }
+    n_symbols: int = 0                  # set when the rows leave for the chunk's tables
 
 
 def _decode_note(data: bytes) -> tuple[bytes, str, str | None]:
@@ -123,11 +107,8 @@ def process_file(entry: ScanEntry, known_sha: str | None) -> _Result:
     if rows.status == "partial":
         err = f"{rows.error_count} syntax error node(s); partial tree used"
         msg = f"{msg}; {err}" if msg else err
-    res = _Result(entry.path, lang, len(data), entry.mtime, sha, rows.status, None, encoding,
-                  msg, lines, FileRows(rows.status, rows.error_count, rows.message))
-    res.columns = _columnar(rows)
-    res.n_symbols = len(rows.symbols)
-    return res
+    return _Result(entry.path, lang, len(data), entry.mtime, sha, rows.status, None, encoding,
+                   msg, lines, rows)
 
 
 def _process_chunk(chunk: list[tuple[ScanEntry, str | None]]) -> "_Chunk":
@@ -174,28 +155,31 @@ def _local_schemas() -> dict:
 
 
 def _chunk_tables(results: list[_Result]) -> dict:
+    """The chunk's rows as Arrow tables (local ids, `_file` = index in `results`); each
+    result keeps only its counts and status afterwards."""
     import pyarrow as pa
     schemas = _local_schemas()
-    out = {}
-    for k, name in enumerate(("symbols", "edges", "imports", "bindings")):
-        cols = None
-        for i, r in enumerate(results):
-            c = r.columns
-            if c is None or not c["counts"][k]:
-                continue
-            part = c[name]
-            if cols is None:
-                cols = [[] for _ in range(len(part) + 1)]
-            cols[0].extend([i] * c["counts"][k])
-            for dst, src in zip(cols[1:], part):
-                dst.extend(src)
-        if cols is not None:
-            schema = schemas[name]
-            out[name] = pa.Table.from_arrays(
-                [pa.array(col, type=f.type) for col, f in zip(cols, schema)], schema=schema)
-    for r in results:
-        r.columns = None                # shipped as tables now
-    return out
+    cols = {name: [[] for _ in schemas[name]] for name in schemas}
+    for i, r in enumerate(results):
+        rows = r.rows
+        if rows is None:
+            continue
+        quals = [x[3] for x in rows.symbols]
+        edges = rows.edges
+        parts = {"symbols": rows.symbols,
+                 "edges": [e + (None if e[3] is None else quals[e[3]],) for e in edges],
+                 "imports": rows.imports, "bindings": rows.bindings}
+        for name, part in parts.items():
+            if part:
+                acc = cols[name]
+                acc[0].extend([i] * len(part))
+                for dst, src in zip(acc[1:], zip(*part)):
+                    dst.extend(src)
+        r.n_symbols = len(rows.symbols)
+        r.rows = FileRows(rows.status, rows.error_count, rows.message)   # shipped as tables
+    return {name: pa.Table.from_arrays([pa.array(c, type=f.type) for c, f in zip(cs, schemas[name])],
+                                       schema=schemas[name])
+            for name, cs in cols.items() if cs[0]}
 
 
 def _chunks(items: list, n: int) -> list[list]:
