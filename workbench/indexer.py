@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from . import store
 from .extract import FileRows, extract_file
+from .gcpause import gc_paused
 from .languages import SPECS, detect, module_path
 from .scan import DEFAULT_MAX_BYTES, ScanEntry, is_binary, scan
 
@@ -114,8 +115,9 @@ def process_file(entry: ScanEntry, known_sha: str | None) -> _Result:
 def _process_chunk(chunk: list[tuple[ScanEntry, str | None]]) -> "_Chunk":
     """Process files and hand their rows back as Arrow tables (cheap to send between
     processes; the main process only concatenates them and adds id offsets)."""
-    results = [process_file(e, sha) for e, sha in chunk]
-    return _Chunk(results, _chunk_tables(results))
+    with gc_paused():
+        results = [process_file(e, sha) for e, sha in chunk]
+        return _Chunk(results, _chunk_tables(results))
 
 
 @dataclass
@@ -209,7 +211,8 @@ def index(root: str | os.PathLike, db: str | None = None, *, jobs: int | None = 
     if own:
         con = store.connect(db)
     try:
-        report = _index_into(con, root, db, scanned, jobs, progress, resolve)
+        with gc_paused():
+            report = _index_into(con, root, db, scanned, jobs, progress, resolve)
         store.set_meta(con, root=root, schema_version=str(store.SCHEMA_VERSION),
                        exclude=list(exclude), max_bytes=str(max_bytes),
                        ignored_dirs=sorted(scanned.ignored_dir_paths),

@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 import pyarrow as pa
 
 from . import store
+from .gcpause import gc_paused
 from .exprs import (alternatives, first_arg, literal_items, literal_pairs, parse_chain,
                     split_top, string_value)
 
@@ -2109,14 +2110,8 @@ def resolve_edges(con, changed_paths=None, *, full: bool | None = None) -> Resol
     everything; a list of changed/added/removed paths resolves only what they can affect;
     an empty list does nothing.
     """
-    import gc
-    enabled = gc.isenabled()
-    gc.disable()                      # millions of small tuples, no cycles: skip the collector
-    try:
+    with gc_paused():                 # millions of small tuples, no cycles: skip the collector
         return _resolve_edges(con, changed_paths, full)
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _resolve_edges(con, changed_paths, full) -> ResolveStats:
