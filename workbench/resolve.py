@@ -520,6 +520,16 @@ class Model:
         return out
 
 
+def _ordered(vals):
+    """`vals` in a canonical order. Values are tuples holding strings, whose hashes (and so a
+    set's iteration order) change from one process to the next; evaluation that walks a
+    set in that order would enter value cycles at different points and label edges
+    differently between runs. Sorting by `repr` makes every run walk the same way."""
+    if len(vals) < 2:
+        return vals
+    return sorted(vals, key=repr)
+
+
 def _last_name(callee: str) -> str:
     ch = parse_chain(callee)
     if ch is None:
@@ -714,7 +724,7 @@ class Resolver:
         text = self.callee_text(src_id, text, line)
         vals, how = self.eval_text(scope, text, callee=True)
         targets = []
-        for v in vals:
+        for v in _ordered(vals):
             t = self.call_target(v, fam)
             if t is not None and t not in targets:
                 targets.append(t)
@@ -736,7 +746,7 @@ class Resolver:
         scope = self.m.ns(self.m.parent.get(class_id)) or self.m.module_of(class_id)
         vals, how = self.eval_text(scope, text)
         out = []
-        for v in vals:
+        for v in _ordered(vals):
             if v[0] == "s" and self.m.kind.get(v[1]) in CLASS_KINDS:
                 out.append(v)
             elif v[0] in ("x", "B"):
@@ -821,7 +831,7 @@ class Resolver:
                 args = [a.strip() for a in split_top(steps[1][1], (",",))]
                 if args and args[0]:
                     cv, _ = self.eval_text(scope, args[0], depth=depth + 1)
-                    cls = next((v[1] for v in cv if v[0] == "s" and m.kind.get(v[1]) in CLASS_KINDS), cls)
+                    cls = next((v[1] for v in _ordered(cv) if v[0] == "s" and m.kind.get(v[1]) in CLASS_KINDS), cls)
                 vals, how = (frozenset({("S", cls, True)}) if cls else frozenset()), "super"
                 i = 2
             elif name in ("super", "this") and fam in ("ecma", "java") and len(steps) == 1 and callee:
@@ -855,7 +865,7 @@ class Resolver:
             kind = step[0]
             nv = set()
             if kind == "attr":
-                for v in vals:
+                for v in _ordered(vals):
                     got, via = self.member(v, step[1], depth)
                     nv |= got
                     if via == "reexport" and how in ("import", "alias", "local"):
@@ -863,12 +873,12 @@ class Resolver:
                     elif via == "inferred" and how in ("local", "import", "alias", "self"):
                         how = "inferred"
             elif kind == "call":
-                for v in vals:
+                for v in _ordered(vals):
                     nv |= self.call_result(v, step[1], scope, depth, new=new)
                 if any(v[0] not in ("s", "b") for v in nv):
                     pass
             elif kind == "index":
-                for v in vals:
+                for v in _ordered(vals):
                     nv |= self.elements_of(v, depth)
                 if how not in ("builtin", "external"):
                     how = "inferred"
@@ -994,7 +1004,7 @@ class Resolver:
                 continue
             dv, _ = self.eval_text(scope, text, depth=depth + 1)
             nv = set()
-            for f in dv:
+            for f in _ordered(dv):
                 if f[0] in ("s", "b") and m.kind.get(f[1]) in FUNC_KINDS:
                     nv |= self.returns_of(f[1], depth + 1)
                 elif f[0] == "s" and m.kind.get(f[1]) in CLASS_KINDS:
@@ -1012,14 +1022,14 @@ class Resolver:
         if kind == "iter":
             vals, _ = self.eval_text(scope, value, depth=depth + 1)
             out = set()
-            for v in vals:
+            for v in _ordered(vals):
                 out |= self.elements_of(v, depth + 1)
             return out
         if kind == "unpack":                  # `a, b = f, g`: item `slot` of the value
             slot = int(name.rpartition("#")[2] or 0)
             vals, _ = self.eval_text(scope, value, depth=depth + 1)
             out = set()
-            for v in vals:
+            for v in _ordered(vals):
                 if v[0] == "L":
                     items = literal_items(v[2]) or ()
                     if slot < len(items):
@@ -1041,7 +1051,7 @@ class Resolver:
         vals, _ = self.eval_text(scope, value, depth=depth + 1)
         if kind == "with" and vals:
             out = set()
-            for v in vals:
+            for v in _ordered(vals):
                 if v[0] == "i":
                     enter = self.mro_lookup(v[1], "__enter__")
                     if enter is not None and enter[0] == "s":
@@ -1611,7 +1621,7 @@ class Resolver:
         bases = []
         for text in self.m.bases_written.get(cls, ()):
             vals, _ = self.resolve_base(cls, text)
-            for v in vals:
+            for v in _ordered(vals):
                 if v not in bases and v != ("s", cls):
                     bases.append(v)
             if not vals:
@@ -1697,7 +1707,7 @@ class Resolver:
             return ("s", r[1]) if r is not None and r[0] == "s" else None
         if t == "m":
             got, _ = self.module_attr(v[1], "default", 0)
-            for g in got:
+            for g in _ordered(got):
                 r = self.call_target(g, fam)
                 if r is not None:
                     return r
@@ -1723,7 +1733,7 @@ class Resolver:
         if t == "m":
             got, _ = self.module_attr(v[1], "default", depth + 1)
             out = set()
-            for g in got:
+            for g in _ordered(got):
                 out |= self.call_result(g, args, scope, depth + 1, new)
             return out
         if t == "i":
@@ -1798,7 +1808,7 @@ class Resolver:
                     t = self._declared_return(fn, fam)
                     if t:
                         tv, _ = self.eval_text(m.ns(m.parent.get(fn)) or fn, t, depth=depth + 1)
-                        for x in tv:
+                        for x in _ordered(tv):
                             if x[0] == "s" and m.kind.get(x[1]) in CLASS_KINDS:
                                 out.add(("i", x[1]))
                 elif fam == "python":
@@ -1807,7 +1817,7 @@ class Resolver:
                         t = declared_type(sig.rsplit("->", 1)[1].strip().rstrip(":").strip("'\""))
                         if t:
                             tv, _ = self.eval_text(m.ns(m.parent.get(fn)) or fn, t, depth=depth + 1)
-                            for x in tv:
+                            for x in _ordered(tv):
                                 if x[0] == "s" and m.kind.get(x[1]) in CLASS_KINDS:
                                     out.add(("i", x[1]))
         finally:
@@ -1861,14 +1871,14 @@ class Resolver:
             return set()
         if t == "E":
             out = set()
-            for x in self.eval_text(v[1], v[2], depth=depth + 1)[0]:
+            for x in _ordered(self.eval_text(v[1], v[2], depth=depth + 1)[0]):
                 out |= self.elements_of(x, depth + 1)
             return out
         if t == "i":
             r = self.mro_lookup(v[1], "__iter__")
             if r is not None and r[0] == "s":
                 out = set()
-                for x in self.returns_of(r[1], depth + 1):
+                for x in _ordered(self.returns_of(r[1], depth + 1)):
                     out |= self.elements_of(x, depth + 1)
                 return out
         return set()
@@ -1978,7 +1988,7 @@ class Resolver:
                 break
             deco = callee == "<decorator>"
             cvals, _ = self.eval_text(scope, value if deco else callee, depth=depth + 1)
-            for cv in cvals:
+            for cv in _ordered(cvals):
                 tgt = self.call_target(cv, m.family(scope))
                 if tgt != ("s", fn):
                     continue
@@ -2039,8 +2049,8 @@ def _target_row(m: Model, targets: list, how: str, fam: str, name: str, res: Res
         return sid, m.qual[sid], how, None
     if len(targets) > 1:
         quals = sorted({m.qual[s] for s in syms}) + sorted({t[1] for t in others})
-        if len(quals) == 1 and syms:
-            return syms[0], quals[0], how, None
+        if len(quals) == 1 and syms:    # one name defined twice (`if`/`else`, a redefinition):
+            return max(syms), quals[0], how, None       # the later definition, as at run time
         if not syms:      # outside the repository for sure; which one is not evident
             kind = "builtin" if all(t[0] == "B" for t in others) else "external"
             return None, None, kind, _cap(quals)
@@ -2309,7 +2319,7 @@ def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None):
                 new = _import_edge_row(m, res, vals, how)
         elif kind in ("inherits", "implements"):
             vals, how = res.resolve_base(src, dst_name)
-            targets = [v for v in vals]
+            targets = [v for v in _ordered(vals)]
             new = _target_row(m, targets, how, fam, dst_name, res)
             if new[2] == "unresolved":
                 new = _fallback_class(m, fam, dst_name)
@@ -2381,7 +2391,7 @@ def _resolve_import(m: Model, res: Resolver, row: dict):
                                           else "import")
     elif fam == "java":
         vals, _ = res.import_values(row, 0)
-        for v in vals:
+        for v in _ordered(vals):
             if v[0] == "s":
                 rpath = m.path.get(v[1])
     elif fam == "go":
@@ -2396,7 +2406,7 @@ def _resolve_import(m: Model, res: Resolver, row: dict):
 
 def _import_edge_row(m: Model, res: Resolver, vals: set, how: str):
     targets = []
-    for v in vals:
+    for v in _ordered(vals):
         if v[0] in ("s", "b", "m"):
             targets.append(("s", v[1]))
         elif v[0] in ("x", "B"):
