@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from workbench.indexer import index  # noqa: E402
-from workbench.languages import detect, grammar  # noqa: E402
+from workbench.languages import detect, grammar, refine  # noqa: E402
 from workbench.scan import scan  # noqa: E402
 
 
@@ -38,6 +38,7 @@ def raw_parse_seconds(root: str) -> tuple[float, int]:
             data = fh.read()
         if b"\x00" in data[:8192]:
             continue
+        spec = refine(spec, e.path, data)
         if spec.grammar not in parsers:
             parsers[spec.grammar] = Parser(grammar(spec.grammar))
         blobs.append((parsers[spec.grammar], data))

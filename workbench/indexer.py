@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from . import store
 from .extract import FileRows, extract_file
 from .gcpause import gc_paused
-from .languages import SPECS, detect, module_path
+from .languages import SPECS, detect, module_path, refine
 from .scan import DEFAULT_MAX_BYTES, ScanEntry, is_binary, scan
 
 
@@ -96,6 +96,8 @@ def process_file(entry: ScanEntry, known_sha: str | None) -> _Result:
         return _Result(entry.path, lang, len(data), entry.mtime, sha, "skipped", "binary",
                        line_count=0)
     parse_bytes, encoding, note = _decode_note(data)
+    spec = refine(spec, entry.path, parse_bytes)      # a C++ header named `.h`
+    lang = spec.name if spec else None
     if spec is None:
         return _Result(entry.path, None, len(data), entry.mtime, sha, "skipped",
                        "no grammar for this file type", encoding, note, lines)
@@ -304,6 +306,8 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
             finally:
                 con.unregister(name)
         _insert_chunks(con, chunks)
+        if report.changed_paths:
+            _mark_out_of_line_methods(con)
         t_resolve = time.perf_counter()
         if resolve:
             from .resolve import resolve_edges
@@ -324,6 +328,36 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
     report.files, report.symbols, report.edges = counts
     report.by_status = dict(con.execute("SELECT status, count(*) FROM files GROUP BY 1").fetchall())
     return report
+
+
+def _mark_out_of_line_methods(con) -> None:
+    """Languages with `out_of_line_methods` (C++): a function defined outside its class
+    (`void geo::Circle::area() {...}`, qualname `...geo.Circle.area` under a namespace or
+    the module) is a `method` when a method of the same name, module prefix aside, is
+    declared in a class anywhere in the repository (`geometry.hpp` for `geometry.cpp`,
+    `include/geo.h` for `src/geo.cpp`); otherwise, or once that declaration is gone, a
+    `function`. Recomputed over the whole table, so a re-index equals a fresh index."""
+    langs = [s.name for s in SPECS.values() if s.out_of_line_methods]
+    if not langs:
+        return
+    store.run(con, """
+        CREATE OR REPLACE TEMP TABLE _ool AS
+        WITH cand AS (
+            SELECT s.symbol_id, substr(s.qualname, length(f.module) + 2) AS cname
+            FROM symbols s JOIN files f USING (file_id) JOIN symbols p ON p.symbol_id = s.parent_id
+            WHERE list_contains($langs, s.language) AND s.kind IN ('function', 'method')
+              AND p.kind IN ('module', 'namespace')
+              AND s.qualname <> p.qualname || '.' || s.name),
+        decl AS (
+            SELECT DISTINCT substr(s.qualname, length(f.module) + 2) AS cname
+            FROM symbols s JOIN files f USING (file_id) JOIN symbols p ON p.symbol_id = s.parent_id
+            WHERE list_contains($langs, s.language) AND s.kind = 'method'
+              AND p.kind IN ('class', 'struct', 'interface', 'union'))
+        SELECT c.symbol_id, CASE WHEN d.cname IS NULL THEN 'function' ELSE 'method' END AS kind
+        FROM cand c LEFT JOIN decl d USING (cname)""", {"langs": langs})
+    store.run(con, """UPDATE symbols SET kind = o.kind FROM _ool o
+                      WHERE symbols.symbol_id = o.symbol_id AND symbols.kind <> o.kind""")
+    store.run(con, "DROP TABLE _ool")
 
 
 def _unbind_stale(con) -> None:

@@ -52,6 +52,12 @@ class LanguageSpec:
     trailing_comments_in_body: bool = False  # indentation grammars: trailing comments end no block
     visibility: str = "modifiers"         # modifiers | pub (Rust) | case (Go) | static (C)
     indent_repair: bool = False           # broken files: repair ranges by indentation (indent_repair.py)
+    # (extensions, pattern, language): a file with one of these extensions whose bytes match
+    # the pattern is that other language (C++ headers named `.h`)
+    content_switch: tuple | None = None
+    # definitions written outside their class (`void Circle::area() {}`) are methods when a
+    # method of the same name (module prefix aside) is declared anywhere in the repository
+    out_of_line_methods: bool = False
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
 
@@ -74,9 +80,15 @@ _add(LanguageSpec("tsx", "tsx", (".tsx",), query="tsx", index_stems=("index",),
 _add(LanguageSpec("java", "java", (".java",), query="java", module_naming="package"))
 _add(LanguageSpec("go", "go", (".go",), query="go", module_naming="directory", visibility="case"))
 _add(LanguageSpec("rust", "rust", (".rs",), query="rust", index_stems=("mod",), visibility="pub"))
-_add(LanguageSpec("c", "c", (".c", ".h"), query="c", visibility="static"))
+# A `.h` header holding C++ only syntax (a class, a namespace, a template, an access label)
+# is parsed as C++: C++ projects often name their headers `.h`.
+_CPP_MARKERS = re.compile(
+    rb"^[ \t]*(?:class[ \t]+[A-Za-z_]\w*[ \t]*(?:final[ \t]*)?[:{;\n]|namespace(?:[ \t]+[A-Za-z_][\w:]*)?[ \t]*\{"
+    rb"|template[ \t]*<|(?:public|private|protected)[ \t]*:)", re.M)
+_add(LanguageSpec("c", "c", (".c", ".h"), query="c", visibility="static",
+                  content_switch=((".h",), _CPP_MARKERS, "cpp")))
 _add(LanguageSpec("cpp", "cpp", (".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++",
-                                 ".ipp", ".tpp"), query="cpp"))
+                                 ".ipp", ".tpp"), query="cpp", out_of_line_methods=True))
 
 # Languages the grammar pack knows, indexed with the generic rule (named definition nodes).
 _GENERIC = {
@@ -121,6 +133,16 @@ def detect(path: str) -> LanguageSpec | None:
     if p.name in _FILENAMES:
         return SPECS[_FILENAMES[p.name]]
     return _BY_EXT.get(p.suffix) or _BY_EXT.get(p.suffix.lower())
+
+
+def refine(spec: LanguageSpec | None, path: str, data: bytes) -> LanguageSpec | None:
+    """The language of a file once its bytes are known (see `LanguageSpec.content_switch`)."""
+    if spec is None or spec.content_switch is None:
+        return spec
+    exts, pattern, other = spec.content_switch
+    if PurePosixPath(path).suffix.lower() in exts and pattern.search(data):
+        return SPECS[other]
+    return spec
 
 
 def query_text(spec: LanguageSpec) -> str | None:

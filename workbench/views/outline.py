@@ -55,7 +55,7 @@ class Sym:
     declaration: bool
     bases: list = field(default_factory=list)      # [(relation, name)]
     children: list = field(default_factory=list)
-    owner: str | None = None                       # receiver type of a top-level method (Go)
+    owner: str | None = None                       # class of a method defined outside it (Go receiver, C++ `Circle::`)
 
     @property
     def private(self) -> bool:
@@ -143,6 +143,10 @@ def load(con, scope: str | None, files: list[FileInfo]) -> list[FileData]:
                 s.owner = s.qualname.rsplit(".", 2)[-2]
         else:
             parent.children.append(s)
+            if s.kind == "method" and parent.kind == "namespace":   # C++ `Circle::area` in a namespace
+                mid = s.qualname[len(parent.qualname) + 1:]
+                if s.qualname.startswith(parent.qualname + ".") and mid.endswith("." + s.name):
+                    s.owner = mid[: -len(s.name) - 1]
     for path, m in modules.items():
         by_path[path].doc = m.doc
     iw, ip = _where(scope)
@@ -606,6 +610,8 @@ _KIND_WORD = {"function": "Function", "method": "Method", "class": "Class", "int
 
 def _prose_member(c: Sym, rules: Rules, depth: int) -> str:
     text = callable_sig(c.signature, c.name) if (rules.signatures and c.kind in CALLABLE_KINDS) else c.name
+    if c.owner:
+        text = f"{c.owner}.{text}"
     decs = _decorators(c, rules)
     if decs:
         text = " ".join(decs) + " " + text
