@@ -124,6 +124,43 @@ const Gen = function* () {};
     assert ex.row("lib.mod.Gen")[:2] == ("function", "lib.mod.Gen")
 
 
+def test_functions_in_object_literals():
+    ex = snippet("lib/api.js", """\
+const api = {
+  /** Start the engine. */
+  start(opts) {
+    return boot(opts);
+  },
+  stop: () => halt(),
+  *ids() { yield 1; },
+  name: 'api',
+  'quoted-key': function () {},
+};
+module.exports = {
+  build(spec) { return make(spec); },
+  api,
+};
+function outer() {
+  return { inner() { return 2; } };
+}
+""", "javascript")
+    assert ex.row("lib.api.api")[:4] == ("constant", "lib.api.api", 1, 10)
+    assert ex.row("lib.api.api.start") == ("function", "lib.api.api.start", 3, 5, "start(opts)",
+                                           "Start the engine.")
+    assert ex.row("lib.api.api.stop")[:5] == ("function", "lib.api.api.stop", 6, 6, "stop: ()")
+    assert ex.row("lib.api.api.ids")[:4] == ("function", "lib.api.api.ids", 7, 7)
+    assert ex.parent_of("lib.api.api.start") == "lib.api.api"
+    # module.exports members are module-level functions; an object built inside a function
+    # holds nested functions; a quoted key is not a name, a plain value not a function
+    assert ex.row("lib.api.build")[:4] == ("function", "lib.api.build", 12, 12)
+    assert ex.row("lib.api.outer.inner")[:4] == ("function", "lib.api.outer.inner", 16, 16)
+    assert "lib.api.api.name" not in ex.qualnames()
+    assert not any("quoted" in q for q in ex.qualnames())
+    assert ex.calls("lib.api.api.start") == ["boot"]
+    assert ex.calls("lib.api.api.stop") == ["halt"]
+    assert ex.calls("lib.api.build") == ["make"]
+
+
 def test_jsx_component_use_is_a_call():
     ex = snippet("ui/App.jsx", """\
 function Badge() { return <span/>; }

@@ -42,6 +42,8 @@ EXPECTED = [
     (BASE, "method", "src.services.baseService.Logger.info", 3, 3, "info(message: string): void", None),
     (BASE, "constant", "src.services.baseService.consoleLogger", 8, 11,
      "export const consoleLogger: Logger = {", "Logger that writes to the process console."),
+    (BASE, "function", "src.services.baseService.consoleLogger.info", 9, 9, "info: (message)", None),
+    (BASE, "function", "src.services.baseService.consoleLogger.warn", 10, 10, "warn: (message)", None),
     (BASE, "class", "src.services.baseService.BaseService", 17, 36, "export abstract class BaseService",
      "Common plumbing for services: a name, logging and a health check."),
     (BASE, "method", "src.services.baseService.BaseService.log", 31, 33,

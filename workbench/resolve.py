@@ -948,6 +948,9 @@ class Resolver:
                 if k in NS_KINDS:
                     vals |= self.def_values(d, depth)
                     how = "local"
+                elif k in VALUE_KINDS and fam == "ecma" and self._holds_functions(d):
+                    vals.add(("s", d))       # `const api = { run() {} }`: `api.run` is a symbol
+                    how = "local"
         m.ensure_bindings(m.path.get(s))
         rows = m.binds.get(s, {}).get(name)
         if rows:
@@ -986,6 +989,11 @@ class Resolver:
                 return frozenset(), "unresolved"
             return None
         return frozenset(vals), how or "inferred"
+
+    def _holds_functions(self, d: int) -> bool:
+        """Whether variable `d` has functions among its children (an object literal's)."""
+        return any(self.m.kind.get(c) in FUNC_KINDS
+                   for cs in self.m.children.get(d, {}).values() for c in cs)
 
     def def_values(self, d: int, depth: int) -> set:
         """The value a definition binds its name to (export mode: after its decorators)."""
@@ -1416,6 +1424,9 @@ class Resolver:
             if k in FUNC_KINDS and name in ("call", "apply", "bind") and m.family(v[1]) == "ecma":
                 return {v}, None
             if k in VALUE_KINDS:
+                own = [c for c in m.children.get(v[1], {}).get(name, ()) if m.kind.get(c) in FUNC_KINDS]
+                if own:                      # a function written in the variable's object literal
+                    return {("s", c) for c in own}, None
                 out: set = set()
                 for x in self.field_values(v[1], depth + 1):
                     out |= self.member(x, name, depth + 1)[0]

@@ -42,6 +42,17 @@
       right: [(arrow_function body: (_) @body)
               (function_expression body: (_) @body)]) @definition.function))
 
+; Functions written in an object literal: `const api = { run() {...}, stop: () => {...} }`,
+; `module.exports = { build() {...} }`. They nest in the symbol around the object (the
+; constant `api`: qualname `api.run`), or in the module when there is none.
+(object (method_definition name: (property_identifier) @name body: (statement_block) @body) @definition.function)
+(object
+  (pair
+    key: (property_identifier) @name
+    value: [(arrow_function body: (_) @body)
+            (function_expression body: (_) @body)
+            (generator_function body: (_) @body)]) @definition.function)
+
 ; ---------------------------------------------------------------- classes
 
 (class_declaration name: (_) @name body: (class_body) @body) @definition.class

@@ -237,7 +237,9 @@ def _keep(s: Sym, rules: Rules, in_container: bool) -> bool:
 
 
 def _is_var(s: Sym) -> bool:
-    return s.kind in VAR_KINDS
+    """A module variable, listed on one line; one that holds functions (a JS object literal
+    `const api = { run() {...} }`) is shown as a definition with its members instead."""
+    return s.kind in VAR_KINDS and not any(c.kind in CALLABLE_KINDS for c in s.children)
 
 
 def members(s: Sym, rules: Rules, depth: int) -> tuple[list, int, int]:
@@ -546,7 +548,8 @@ class _Stub:
             body = "{}" if s.kind not in CALLABLE_KINDS and s.start == s.end else "{ ... }"
             out.append(f"{pad}{head} {body}{self.loc(s, hidden)}")
             return
-        out.append(f"{pad}{head} {{{self.loc(s, hidden)}")
+        opener = head if head.endswith("{") else f"{head} {{"     # `const api = {` has its brace
+        out.append(f"{pad}{opener}{self.loc(s, hidden)}")
         inner = pad + self.unit
         for c in kids:
             self.sym(c, indent + 1, depth + 1)
