@@ -703,7 +703,8 @@ class Resolver:
         scope = m.ns(src_id)
         if line is None or scope is None or not text.isidentifier():
             return text
-        m.ensure_bindings(m.path.get(scope))
+        if m._lazy:                    # incremental runs load bindings per file
+            m.ensure_bindings(m.path.get(scope))
         recv = m.receivers.get((scope, line, text))
         if not recv:
             return text
@@ -719,8 +720,9 @@ class Resolver:
         scope = m.ns(src_id)
         if scope is None:
             return [], "unresolved"
-        fam = m.family(scope)
-        m.ensure_bindings(m.path.get(scope))
+        fam = m.fam.get(scope)
+        if m._lazy:                    # incremental runs load bindings per file
+            m.ensure_bindings(m.path.get(scope))
         text = self.callee_text(src_id, text, line)
         vals, how = self.eval_text(scope, text, callee=True)
         targets = []
@@ -817,7 +819,7 @@ class Resolver:
     def eval_chain(self, scope: int, steps: tuple, new: bool = False, depth: int = 0,
                    callee: bool = False):
         m = self.m
-        fam = m.family(scope)
+        fam = m.fam.get(scope)
         head = steps[0]
         i = 1
         if head[0] == "paren":
@@ -889,14 +891,15 @@ class Resolver:
     def lookup(self, scope: int, name: str, depth: int = 0):
         """Values a bare name has in `scope` (lexical scoping of the scope's language)."""
         m = self.m
-        fam = m.family(scope)
+        fam = m.fam.get(scope)
         s = scope
         first = True
         containers = []
         while s is not None:
             k = m.kind.get(s)
             if first or fam != "python" or k not in CLASS_KINDS:
-                m.ensure_bindings(m.path.get(s))
+                if m._lazy:                    # incremental runs load bindings per file
+                    m.ensure_bindings(m.path.get(s))
                 if name in m.elements.get(s, {}):
                     containers.append(("c", s, name))
                 r = self.lookup_in(s, name, depth, fam, first)
@@ -951,7 +954,8 @@ class Resolver:
                 elif k in VALUE_KINDS and fam == "ecma" and self._holds_functions(d):
                     vals.add(("s", d))       # `const api = { run() {} }`: `api.run` is a symbol
                     how = "local"
-        m.ensure_bindings(m.path.get(s))
+        if m._lazy:                    # incremental runs load bindings per file
+            m.ensure_bindings(m.path.get(s))
         rows = m.binds.get(s, {}).get(name)
         if rows:
             declared = [r for r in rows if r[1] == "declare"]
@@ -1002,7 +1006,7 @@ class Resolver:
         if not self.export:
             return v
         decos = m.decos.get(d)
-        if not decos or m.family(d) != "python":
+        if not decos or m.fam.get(d) != "python":
             return v
         scope = m.ns(m.parent.get(d))
         for dec in reversed(decos):
@@ -1194,14 +1198,15 @@ class Resolver:
 
     def _module_attr(self, mid: int, name: str, depth: int) -> tuple[set, bool]:
         m = self.m
-        fam = m.family(mid)
+        fam = m.fam.get(mid)
         if fam == "ecma":
             return self._ecma_export(mid, name, depth)
         vals: set = set()
         for d in m.children.get(mid, {}).get(name, ()):
             if m.kind.get(d) in NS_KINDS:
                 vals |= self.def_values(d, depth)
-        m.ensure_bindings(m.path.get(mid))
+        if m._lazy:                    # incremental runs load bindings per file
+            m.ensure_bindings(m.path.get(mid))
         for row in m.binds.get(mid, {}).get(name, ()):
             vals |= self.binding_values(row, depth + 1)
         if name in m.elements.get(mid, {}):
@@ -1273,7 +1278,8 @@ class Resolver:
 
     def _ecma_export(self, mid: int, name: str, depth: int) -> tuple[set, bool]:
         m = self.m
-        m.ensure_bindings(m.path.get(mid))
+        if m._lazy:                    # incremental runs load bindings per file
+            m.ensure_bindings(m.path.get(mid))
         vals: set = set()
         for row in m.exports.get(mid, {}).get(name, ()):
             vals |= self.binding_values(row, depth + 1)
@@ -1421,7 +1427,7 @@ class Resolver:
                 if r[0] == "s" and m.kind.get(r[1]) in VALUE_KINDS:
                     return self.field_values(r[1], depth), "inferred"
                 return {r}, None
-            if k in FUNC_KINDS and name in ("call", "apply", "bind") and m.family(v[1]) == "ecma":
+            if k in FUNC_KINDS and name in ("call", "apply", "bind") and m.fam.get(v[1]) == "ecma":
                 return {v}, None
             if k in VALUE_KINDS:
                 own = [c for c in m.children.get(v[1], {}).get(name, ()) if m.kind.get(c) in FUNC_KINDS]
@@ -1461,7 +1467,7 @@ class Resolver:
             return {("B", f"{v[1]}.{name}")}, None
         if t == "Bi":
             return {("B", f"{v[1]}.{name}")}, None
-        if t == "b" and m.family(v[1]) == "ecma" and name in ("call", "apply", "bind"):
+        if t == "b" and m.fam.get(v[1]) == "ecma" and name in ("call", "apply", "bind"):
             return {v}, None
         if t in ("c", "L", "E") and name in _CONTAINER_METHODS:
             return {("CM", v, name)}, "inferred"
@@ -1484,7 +1490,8 @@ class Resolver:
         if r is None or m.kind.get(r[1]) in VALUE_KINDS:
             for base in self.mro(cls):
                 if base[0] == "s":
-                    m.ensure_bindings(m.path.get(base[1]))
+                    if m._lazy:                    # incremental runs load bindings per file
+                        m.ensure_bindings(m.path.get(base[1]))
                     for row in m.binds.get(base[1], {}).get(name, ()):
                         vals |= self.binding_values(row, depth + 1)
         if r is not None and r[0] == "s" and m.kind.get(r[1]) in VALUE_KINDS:
@@ -1533,7 +1540,8 @@ class Resolver:
         """Values of a class-level field / module variable symbol (from bindings or its type)."""
         m = self.m
         owner = m.ns(m.parent.get(fid))
-        m.ensure_bindings(m.path.get(fid))
+        if m._lazy:                    # incremental runs load bindings per file
+            m.ensure_bindings(m.path.get(fid))
         vals: set = set()
         for row in m.binds.get(owner, {}).get(m.name[fid], ()):
             vals |= self.binding_values(row, depth + 1)
@@ -1542,7 +1550,7 @@ class Resolver:
         if not vals:
             t = self._declared_field_type(fid)
             if t:
-                where = m.module_of(fid) if m.family(fid) == "go" else owner
+                where = m.module_of(fid) if m.fam.get(fid) == "go" else owner
                 vals |= self._instances_of(self.eval_text(where, t, depth=depth + 1)[0])
         return vals
 
@@ -1561,7 +1569,7 @@ class Resolver:
     def _declared_field_type(self, fid: int) -> str | None:
         m = self.m
         sig = (m.sig.get(fid) or "").split("=", 1)[0].strip().rstrip(";")
-        fam = m.family(fid)
+        fam = m.fam.get(fid)
         name = m.name[fid]
         if fam in ("python", "ecma"):
             if ":" in sig:
@@ -1587,7 +1595,8 @@ class Resolver:
             if base[0] != "s":
                 continue
             b = base[1]
-            m.ensure_bindings(m.path.get(b))
+            if m._lazy:                    # incremental runs load bindings per file
+                m.ensure_bindings(m.path.get(b))
             stack = [b]
             while stack:
                 s = stack.pop()
@@ -1607,7 +1616,7 @@ class Resolver:
 
     def self_name(self, fn: int) -> str | None:
         m = self.m
-        fam = m.family(fn)
+        fam = m.fam.get(fn)
         if fam in ("ecma", "java"):
             return "this"
         if fam == "go":
@@ -1806,7 +1815,8 @@ class Resolver:
         complete = False
         try:
             m = self.m
-            m.ensure_bindings(m.path.get(fn))
+            if m._lazy:                    # incremental runs load bindings per file
+                m.ensure_bindings(m.path.get(fn))
             out: set = set()
             for row in m.returns.get(fn, ()):
                 vals = self.binding_values(row, depth + 1)
@@ -1814,7 +1824,7 @@ class Resolver:
             if m.yields.get(fn):
                 out.add(("c", fn, "<yield>"))
             if not out:
-                fam = m.family(fn)
+                fam = m.fam.get(fn)
                 if fam in ("ecma", "java", "go"):
                     t = self._declared_return(fn, fam)
                     if t:
@@ -1859,7 +1869,8 @@ class Resolver:
         t = v[0]
         if t == "c":
             scope, name = v[1], v[2]
-            m.ensure_bindings(m.path.get(scope))
+            if m._lazy:                    # incremental runs load bindings per file
+                m.ensure_bindings(m.path.get(scope))
             if name == "<yield>":
                 out: set = set()
                 for row in m.yields.get(scope, ()):
@@ -1900,7 +1911,7 @@ class Resolver:
             return self._params[fn]
         except KeyError:
             pass
-        fam = self.m.family(fn)
+        fam = self.m.fam.get(fn)
         sig = self.m.sig.get(fn)
         ps = py_params(sig) if fam == "python" else typed_params(sig, fam)
         self._params[fn] = ps
@@ -1927,7 +1938,7 @@ class Resolver:
         if idx is None:
             return None
         p = ps[idx]
-        fam = m.family(fn)
+        fam = m.fam.get(fn)
         kind = m.kind.get(fn)
         if fam == "python" and idx == 0 and kind == "method":
             cls = m.enclosing_class(fn)
@@ -1982,7 +1993,7 @@ class Resolver:
         rows.extend(self._decorator_flows(fn))
         if len(rows) > self.param_flow_cap * 4:
             return set()
-        fam = m.family(fn)
+        fam = m.fam.get(fn)
         out: set = set()
         checked = 0
         for row in rows:
@@ -2000,7 +2011,7 @@ class Resolver:
             deco = callee == "<decorator>"
             cvals, _ = self.eval_text(scope, value if deco else callee, depth=depth + 1)
             for cv in _ordered(cvals):
-                tgt = self.call_target(cv, m.family(scope))
+                tgt = self.call_target(cv, m.fam.get(scope))
                 if tgt != ("s", fn):
                     continue
                 shift = 0
@@ -2023,7 +2034,7 @@ class Resolver:
         if self._deco_flows is None:
             flows: dict[str, list[tuple]] = defaultdict(list)
             for sid, decos in m.decos.items():
-                if m.family(sid) != "python" or m.kind.get(sid) not in FUNC_KINDS | CLASS_KINDS:
+                if m.fam.get(sid) != "python" or m.kind.get(sid) not in FUNC_KINDS | CLASS_KINDS:
                     continue
                 scope = m.ns(m.parent.get(sid))
                 for dec in decos:
@@ -2318,7 +2329,7 @@ def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None):
     for eid, src, kind, dst_name, path, line, old_id, old_q, old_res, old_c in zip(
             e["edge_id"], e["src_id"], e["kind"], e["dst_name"], e["path"], e["line"],
             e["dst_id"], e["dst_qualname"], e["resolution"], e["candidates"]):
-        fam = m.family(src) if src in m.kind else None
+        fam = m.fam.get(src) if src in m.kind else None
         if fam is None:
             new = (None, None, "unresolved", None)
         elif kind == "imports":
