@@ -57,8 +57,21 @@ def match_bracket(s: str, i: int) -> int:
     return -1
 
 
+_NESTING = re.compile(r"[][(){}\"'`]")
+_SEP_RES: dict[tuple[str, ...], re.Pattern] = {}
+
+
 def split_top(s: str, seps: tuple[str, ...]) -> list[str]:
     """Split `s` at any of `seps` occurring outside brackets and strings."""
+    if not _NESTING.search(s):          # nothing to skip: a plain split (same leftmost-first rule)
+        if len(seps) == 1:
+            parts = s.split(seps[0])
+        else:
+            rx = _SEP_RES.get(seps)
+            if rx is None:
+                rx = _SEP_RES[seps] = re.compile("|".join(map(re.escape, seps)))
+            parts = rx.split(s)
+        return [p.strip() for p in parts if p.strip()]
     parts, depth, start, i, n = [], 0, 0, 0, len(s)
     while i < n:
         c = s[i]

@@ -35,7 +35,6 @@ for the callee names it asks about), from the same bulk query kept as Arrow, and
 """
 from __future__ import annotations
 
-import ast
 import builtins as _py_builtins
 import posixpath
 import re
