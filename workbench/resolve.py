@@ -239,6 +239,7 @@ class Model:
             elif lang == "go":
                 self.go_dirs[posixpath.dirname(path)].append(mid)
         self.go_module_prefix = self._go_module_prefix()
+        self.fallback_cache: dict[tuple, tuple] = {}   # (family, name|attr, name) -> guess by name
         # imports
         imp = _cols(con, """SELECT rowid AS rid, path, src_id, module, name, alias, line, resolved_path
                             FROM imports""")
@@ -2111,14 +2112,21 @@ def _fallback(m: Model, fam: str, text: str, src_id: int):
     last = steps[-1]
     if last[0] not in ("name", "attr") or len(alternatives(text)) > 1:
         return None, None, "unresolved", None
-    name = last[1]
+    if fam == "python" and last[0] == "name":
+        return None, None, "unresolved", None   # an unbound bare name: NameError, not a guess
+    key = (fam, last[0], last[1])               # from here on the answer depends on the name only
+    got = m.fallback_cache.get(key)
+    if got is None:
+        got = m.fallback_cache[key] = _name_candidates(m, fam, last[0], last[1])
+    return got
+
+
+def _name_candidates(m: Model, fam: str, how: str, name: str):
     cands = m.by_name.get((fam, name), ())
-    if last[0] == "attr":
+    if how == "attr":
         cands = [c for c in cands if m.kind.get(c) in ("method", "function", "constructor", "class")]
     else:
         cands = [c for c in cands if m.kind.get(c) != "method" or fam == "java"]
-    if fam == "python" and last[0] == "name":
-        return None, None, "unresolved", None   # an unbound bare name: NameError, not a guess
     if not cands:
         return None, None, "unresolved", None
     if len(cands) == 1:
