@@ -124,6 +124,21 @@ const Gen = function* () {};
     assert ex.row("lib.mod.Gen")[:2] == ("function", "lib.mod.Gen")
 
 
+def test_commonjs_exported_functions_are_named_by_what_they_export():
+    ex = snippet("lib/m.js", """\
+module.exports = function build() { return 1; };
+exports.log = function logImpl() { return 2; };
+module.exports.run = () => 3;
+""", "javascript")
+    assert [(s["kind"], s["qualname"], s["start_line"]) for s in ex.symbols[1:]] == [
+        ("function", "lib.m.build", 1),     # the module is this function: its own name
+        ("function", "lib.m.log", 2),       # an exported member: the member's name
+        ("function", "lib.m.run", 3),
+    ]
+    anon = snippet("lib/n.js", "module.exports = () => 1;\n", "javascript")
+    assert [s["qualname"] for s in anon.symbols[1:]] == ["lib.n.exports"]
+
+
 def test_functions_in_object_literals():
     ex = snippet("lib/api.js", """\
 const api = {

@@ -38,9 +38,22 @@
 (program
   (expression_statement
     (assignment_expression
-      left: (member_expression property: (property_identifier) @name)
+      left: (member_expression property: (property_identifier) @name (#not-eq? @name "exports"))
       right: [(arrow_function body: (_) @body)
               (function_expression body: (_) @body)]) @definition.function))
+; `module.exports = function build() {}`: the module is that function, named by its own name;
+; an anonymous one is named `exports`.
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression property: (property_identifier) @_exports (#eq? @_exports "exports"))
+      right: (function_expression name: (identifier) @name body: (_) @body)) @definition.function))
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression property: (property_identifier) @name (#eq? @name "exports"))
+      right: [(arrow_function body: (_) @body)
+              (function_expression !name body: (_) @body)]) @definition.function))
 
 ; Functions written in an object literal: `const api = { run() {...}, stop: () => {...} }`,
 ; `module.exports = { build() {...} }`. They nest in the symbol around the object (the
