@@ -1298,6 +1298,8 @@ class Resolver:
             if m.kind.get(d) in NS_KINDS:
                 vals.add(("s", d))
             else:
+                if m.kind.get(d) in VALUE_KINDS and self._holds_functions(d):
+                    vals.add(("s", d))       # `api` of `const api = { run() {} }`
                 for row in m.binds.get(mid, {}).get(name, ()):
                     vals |= self.binding_values(row, depth + 1)
         if vals:

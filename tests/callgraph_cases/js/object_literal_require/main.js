@@ -1,0 +1,8 @@
+const { api } = require('./api');
+
+function main() {
+  api.start();
+  api.stop();
+}
+
+main();
