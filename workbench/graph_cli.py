@@ -127,7 +127,7 @@ def _cmd_resolve(a) -> int:
     from .resolve import resolve_edges
     con = store.connect(a.db)
     try:
-        print(resolve_edges(con, None))
+        print(resolve_edges(con, None, progress=not a.quiet))
     finally:
         con.close()
     return 0
@@ -185,6 +185,7 @@ def add_parsers(sub) -> None:
 
     s = sub.add_parser("resolve", help="re-run cross-file resolution of an index")
     s.add_argument("db")
+    s.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=_cmd_resolve)
 
     s = sub.add_parser("callgraph", help="JSON call graph of entry files (PyCG-style exchange format)")

@@ -311,7 +311,7 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
         t_resolve = time.perf_counter()
         if resolve:
             from .resolve import resolve_edges
-            resolve_edges(con, report.changed_paths)
+            resolve_edges(con, report.changed_paths, progress=progress)
         elif stale_ids:                 # rows were replaced or removed: unbind what pointed there
             _unbind_stale(con)
         elif report.changed_paths:      # only additions: nothing can point at a removed symbol

@@ -2144,18 +2144,23 @@ def _import_target_text(module: str | None, name: str | None) -> str:
     return target[:200]
 
 
-def resolve_edges(con, changed_paths=None, *, full: bool | None = None) -> ResolveStats:
+def resolve_edges(con, changed_paths=None, *, full: bool | None = None,
+                  progress: bool = False) -> ResolveStats:
     """Resolve calls/imports/inherits/implements edges and imports.resolved_path.
 
     `changed_paths=None` (or a database never resolved by this version) resolves
     everything; a list of changed/added/removed paths resolves only what they can affect;
-    an empty list does nothing.
+    an empty list does nothing. `progress` shows a bar (tqdm.auto) when there are more
+    than `PROGRESS_MIN_EDGES` edges to evaluate.
     """
     with gc_paused():                 # millions of small tuples, no cycles: skip the collector
-        return _resolve_edges(con, changed_paths, full)
+        return _resolve_edges(con, changed_paths, full, progress)
 
 
-def _resolve_edges(con, changed_paths, full) -> ResolveStats:
+PROGRESS_MIN_EDGES = 20_000
+
+
+def _resolve_edges(con, changed_paths, full, progress: bool = False) -> ResolveStats:
     t0 = time.perf_counter()
     stats = ResolveStats()
     version = store.get_meta(con, "resolver_version")
@@ -2169,7 +2174,7 @@ def _resolve_edges(con, changed_paths, full) -> ResolveStats:
     model = Model(con, bulk_bindings=full)
     scope_paths = None if full else _affected_paths(con, model, list(changed_paths))
     res = Resolver(model)
-    rows, imp_rows, files = _resolve_set(con, model, res, scope_paths)
+    rows, imp_rows, files = _resolve_set(con, model, res, scope_paths, progress)
     stats.files = files
     stats.edges = len(rows)
     stats.updated = _write_back(con, rows, imp_rows)
@@ -2310,7 +2315,7 @@ def _affected_paths(con, m: Model, changed: list[str]) -> set[str]:
     return out
 
 
-def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None):
+def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None, progress: bool = False):
     if scope_paths is None:
         e = _cols(con, """SELECT edge_id, src_id, kind, dst_name, path, line, dst_id, dst_qualname,
                                  resolution, candidates FROM edges
@@ -2335,9 +2340,16 @@ def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None):
         imp_rows.append((row["rid"], rpath, row["resolved_path"]))
         text = _import_target_text(row["module"], row["name"])
         imp_edge[(row["path"], row["line"], text)] = (vals, how)
-    for eid, src, kind, dst_name, path, line, old_id, old_q, old_res, old_c in zip(
+    bar = None
+    total = len(e["edge_id"])
+    if progress and total > PROGRESS_MIN_EDGES:
+        from tqdm.auto import tqdm
+        bar = tqdm(total=total, desc="resolving", unit="edge", unit_scale=True, leave=False)
+    for i, (eid, src, kind, dst_name, path, line, old_id, old_q, old_res, old_c) in enumerate(zip(
             e["edge_id"], e["src_id"], e["kind"], e["dst_name"], e["path"], e["line"],
-            e["dst_id"], e["dst_qualname"], e["resolution"], e["candidates"]):
+            e["dst_id"], e["dst_qualname"], e["resolution"], e["candidates"])):
+        if bar is not None and not i & 4095:
+            bar.update(i - bar.n)
         fam = m.fam.get(src) if src in m.kind else None
         if fam is None:
             new = (None, None, "unresolved", None)
@@ -2366,6 +2378,9 @@ def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None):
             else:
                 new = _fallback(m, fam, res.callee_text(src, dst_name, line), src)
         out.append((eid, old_id, old_q, old_res, old_c) + new)
+    if bar is not None:
+        bar.update(total - bar.n)
+        bar.close()
     return out, imp_rows, files
 
 
