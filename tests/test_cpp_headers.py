@@ -97,6 +97,9 @@ def test_refine_by_content():
     assert refine(h, "a/b.h", b"template <typename T>\nT id(T x);\n").name == "cpp"
     assert refine(h, "a/b.h", b"class Foo;\n").name == "cpp"
     assert refine(h, "a/b.h", b"  public:\n").name == "cpp"
+    assert refine(h, "a/b.h", b"namespace geo\n{\nint f();\n}\n").name == "cpp"
+    assert refine(h, "a/b.h", b"using namespace std;\n").name == "cpp"
+    assert refine(h, "a/b.h", b'#ifdef __cplusplus\nextern "C" {\n#endif\nint f(void);\n').name == "c"
     assert refine(h, "a/b.h", b"/* this class of errors */\nint class_count;\n").name == "c"
     c = detect("a/b.c")             # only headers switch: a .c file is C whatever it holds
     assert refine(c, "a/b.c", b"class Foo {};\n").name == "c"

@@ -83,8 +83,8 @@ _add(LanguageSpec("rust", "rust", (".rs",), query="rust", index_stems=("mod",), 
 # A `.h` header holding C++ only syntax (a class, a namespace, a template, an access label)
 # is parsed as C++: C++ projects often name their headers `.h`.
 _CPP_MARKERS = re.compile(
-    rb"^[ \t]*(?:class[ \t]+[A-Za-z_]\w*[ \t]*(?:final[ \t]*)?[:{;\n]|namespace(?:[ \t]+[A-Za-z_][\w:]*)?[ \t]*\{"
-    rb"|template[ \t]*<|(?:public|private|protected)[ \t]*:)", re.M)
+    rb"^[ \t]*(?:class[ \t]+[A-Za-z_]\w*[ \t]*(?:final[ \t]*)?[:{;\n]|namespace(?:[ \t]+[A-Za-z_][\w:]*)?\s*\{"
+    rb"|using[ \t]+namespace[ \t]|template[ \t]*<|(?:public|private|protected)[ \t]*:)", re.M)
 _add(LanguageSpec("c", "c", (".c", ".h"), query="c", visibility="static",
                   content_switch=((".h",), _CPP_MARKERS, "cpp")))
 _add(LanguageSpec("cpp", "cpp", (".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++",
