@@ -693,6 +693,8 @@ class Resolver:
         self._param_vals: dict[tuple[int, str], frozenset] = {}
         self._class_attrs: dict[int, dict[str, list[tuple]]] = {}
         self._deco_flows: dict[str, list[tuple]] | None = None
+        self._go_import_cache: dict[str, int | None] = {}
+        self._go_pkg_cache: dict[tuple[str, bool], dict[str, list[int]]] = {}
         self.implicit_calls: list[tuple[int, int | str, str]] = []   # export: (scope, target, how)
 
     # ------------------------------------------------------------ public
@@ -1382,6 +1384,9 @@ class Resolver:
     def _go_import_dir(self, spec: str | None) -> int | None:
         if not spec:
             return None
+        cache = self._go_import_cache
+        if spec in cache:
+            return cache[spec]
         pre = self.m.go_module_prefix
         rel = None
         if pre and (spec == pre or spec.startswith(pre + "/")):
@@ -1391,25 +1396,36 @@ class Resolver:
                 if spec.endswith("/" + d) or spec == d:
                     rel = d
                     break
-        if rel is None:
-            return None
-        mods = self.m.go_dirs.get(rel)
-        return mods[0] if mods else None
+        mods = self.m.go_dirs.get(rel) if rel is not None else None
+        cache[spec] = got = mods[0] if mods else None
+        return got
+
+    def _go_package_names(self, d: str, with_tests: bool) -> dict[str, list[int]]:
+        """Top-level definitions of the Go package in directory `d`, by name (files in
+        directory order; `_test.go` files only for code that is itself in a test file)."""
+        key = (d, with_tests)
+        got = self._go_pkg_cache.get(key)
+        if got is None:
+            m = self.m
+            got = self._go_pkg_cache[key] = {}
+            for other in m.go_dirs.get(d, ()):
+                if not with_tests and m.path[other].endswith("_test.go"):
+                    continue
+                for name, kids in m.children.get(other, {}).items():
+                    got.setdefault(name, []).extend(kids)
+        return got
 
     def _go_package_member(self, mid: int | None, name: str):
         if mid is None:
             return None
         m = self.m
-        d = posixpath.dirname(m.path.get(mid, ""))
+        path = m.path.get(mid, "")
         out = []
-        for other in m.go_dirs.get(d, ()):
-            if m.path[other].endswith("_test.go") and not m.path[mid].endswith("_test.go"):
-                continue
-            for c in m.children.get(other, {}).get(name, ()):
-                if m.kind.get(c) in NS_KINDS and m.kind.get(c) != "method":
-                    out.append(("s", c))
-                elif m.kind.get(c) in VALUE_KINDS:
-                    out.extend(self.field_values(c, 1) or [("s", c)])
+        for c in self._go_package_names(posixpath.dirname(path), path.endswith("_test.go")).get(name, ()):
+            if m.kind.get(c) in NS_KINDS and m.kind.get(c) != "method":
+                out.append(("s", c))
+            elif m.kind.get(c) in VALUE_KINDS:
+                out.extend(self.field_values(c, 1) or [("s", c)])
         return out or None
 
     # ------------------------------------------------------------ members and classes
