@@ -137,3 +137,39 @@ def test_index_without_resolution_unbinds_edges_into_changed_files(sample_copy, 
     fresh = str(tmp_path / "fresh.duckdb")
     index(repo, fresh, jobs=1, progress=False)
     assert snapshot(db) == snapshot(fresh)
+
+
+def test_an_index_written_by_other_extractor_code_is_rebuilt(sample_copy, tmp_path):
+    """Rows are derived data: after an upgrade (another `extractor_version`) every file is
+    extracted again, even those whose content did not change; the same code changes nothing."""
+    repo = sample_copy("tsapp")
+    db = str(tmp_path / "old.duckdb")
+    first = index(repo, db, jobs=1, progress=False)
+    again = index(repo, db, jobs=1, progress=False)
+    assert again.changed == again.added == 0 and again.unchanged == first.added
+    con = duckdb.connect(db)
+    con.execute("UPDATE meta SET value = 'older-code' WHERE key = 'extractor_version'")
+    con.execute("DELETE FROM symbols WHERE qualname LIKE '%.consoleLogger.%'")   # what old code lacked
+    con.close()
+    rebuilt = index(repo, db, jobs=1, progress=False)
+    assert rebuilt.changed == first.added and rebuilt.unchanged == 0
+    fresh = str(tmp_path / "fresh.duckdb")
+    index(repo, fresh, jobs=1, progress=False)
+    assert snapshot(db) == snapshot(fresh)
+    assert any("consoleLogger.info" in row[3] for row in snapshot(db)["symbols"])
+
+
+def test_a_database_resolved_by_other_resolver_code_is_resolved_in_full(sample_copy, tmp_path):
+    from workbench.resolve import RESOLVER_VERSION, resolve_edges
+    repo = sample_copy("pyshop")
+    db = str(tmp_path / "r.duckdb")
+    index(repo, db, jobs=1, progress=False)
+    con = duckdb.connect(db)
+    try:
+        assert not resolve_edges(con, ["shop/pricing.py"]).full
+        con.execute("UPDATE meta SET value = 'older-code' WHERE key = 'resolver_version'")
+        assert resolve_edges(con, ["shop/pricing.py"]).full
+        assert con.execute("SELECT value FROM meta WHERE key = 'resolver_version'").fetchall() == [
+            (RESOLVER_VERSION,)]
+    finally:
+        con.close()

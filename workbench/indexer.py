@@ -12,6 +12,7 @@ from .extract import FileRows, extract_file
 from .gcpause import gc_paused
 from .languages import SPECS, detect, module_path, refine
 from .scan import DEFAULT_MAX_BYTES, ScanEntry, is_binary, scan
+from .versions import extractor_version
 
 
 @dataclass
@@ -216,6 +217,7 @@ def index(root: str | os.PathLike, db: str | None = None, *, jobs: int | None = 
         with gc_paused():
             report = _index_into(con, root, db, scanned, jobs, progress, resolve)
         store.set_meta(con, root=root, schema_version=str(store.SCHEMA_VERSION),
+                       extractor_version=extractor_version(),
                        exclude=list(exclude), max_bytes=str(max_bytes),
                        ignored_dirs=sorted(scanned.ignored_dir_paths),
                        indexed_at=time.strftime("%Y-%m-%dT%H:%M:%S"))
@@ -232,17 +234,19 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
     t_extract = time.perf_counter()
     known = {r[0]: r[1:] for r in con.execute(
         "SELECT path, file_id, size_bytes, mtime, sha256, status FROM files").fetchall()}
+    # rows written by another version of the extractor are redone: every file counts as changed
+    same_code = store.get_meta(con, "extractor_version") == extractor_version()
     work: list[tuple[ScanEntry, str | None]] = []
     unchanged_paths: list[str] = []
     seen = set()
     for e in scanned.entries:
         seen.add(e.path)
         old = known.get(e.path)
-        if (old is not None and old[1] == e.size and old[2] == e.mtime
+        if (same_code and old is not None and old[1] == e.size and old[2] == e.mtime
                 and (e.skip_reason is None or old[4] == "skipped")):
             unchanged_paths.append(e.path)      # size and mtime agree: trust what we have
             continue
-        work.append((e, old[3] if old is not None else None))
+        work.append((e, old[3] if old is not None and same_code else None))
     removed = [p for p in known if p not in seen]
 
     chunks: list[_Chunk] = []

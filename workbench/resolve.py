@@ -46,10 +46,11 @@ import pyarrow as pa
 
 from . import store
 from .gcpause import gc_paused
+from .versions import resolver_version
 from .exprs import (alternatives, first_arg, literal_items, literal_pairs, parse_chain,
                     split_top, string_value)
 
-RESOLVER_VERSION = "1"
+RESOLVER_VERSION = resolver_version()      # a database resolved by other code is resolved again in full
 RESOLUTIONS = ("local", "self", "super", "import", "alias", "reexport", "inferred",
                "name-unique", "ambiguous", "builtin", "external", "unresolved")
 RESOLVED_KINDS = ("calls", "imports", "inherits", "implements")
