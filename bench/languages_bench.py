@@ -107,7 +107,7 @@ def measure(name: str, root: str, jobs: int | None) -> None:
         raw, nparsed = raw_parse_seconds(root)
         db_fast = os.path.join(tmp, "fast.duckdb")
         t0 = time.perf_counter()
-        fast = index(root, db_fast, jobs=jobs, progress=False, resolve=False)
+        index(root, db_fast, jobs=jobs, progress=False, resolve=False)
         wall_fast = time.perf_counter() - t0
         db = os.path.join(tmp, "full.duckdb")
         t0 = time.perf_counter()
