@@ -197,6 +197,13 @@ def test_cli_twins(tmp_path):
     ("goservice", "internal.api.Handler.GetItem", "internal.store.Store.Get", "inferred"),
     ("goservice", "cmd.server.main", "internal.store.NewStore", "import"),
     ("goservice", "internal.store.Store.Get", "internal.store.Backend.Load", "inferred"),
+    # Rust: impl blocks belong to their type, `Self::`, `self.`, module paths, `use`, macros
+    ("rustlib", "src.shapes.Circle.unit", "src.shapes.Circle.new", "self"),
+    ("rustlib", "src.shapes.Circle.scaled", "src.shapes.Circle.new", "local"),
+    ("rustlib", "src.shapes.Shape.compactness", "src.shapes.Shape.area", "self"),
+    ("rustlib", "src.lib.total_area", "src.util.sum_by", "local"),
+    ("rustlib", "src.lib.biggest_name", "src.util.largest", "import"),
+    ("rustlib", "src.shapes.Rect.kind", "src.util.approx_eq", "local"),
 ])
 def test_other_languages_resolve_evident_calls(tmp_path, repo, caller, callee, how):
     wb = workbench.index(SAMPLES / repo, db=str(tmp_path / f"{repo}.duckdb"), progress=False)
@@ -204,6 +211,23 @@ def test_other_languages_resolve_evident_calls(tmp_path, repo, caller, callee, h
         sites = [s for s in wb.find_callees(caller) if s.callee == callee]
         assert sites, [(s.as_written, s.callee, s.resolution) for s in wb.find_callees(caller)]
         assert sites[0].resolution == how
+    finally:
+        wb.close()
+
+
+def test_rust_macros_prelude_and_imports(tmp_path):
+    wb = workbench.index(SAMPLES / "rustlib", db=str(tmp_path / "r.duckdb"), progress=False)
+    try:
+        calls = {(r[0], r[1]): r[2:] for r in wb.sql(
+            """SELECT dst_name, line, resolution, dst_qualname FROM edges
+               WHERE kind = 'calls' AND path = 'src/lib.rs'""").fetchall()}
+        assert calls[("shapes!", 29)] == ("inferred", "src.util.shapes")     # a macro_rules! of the crate
+        assert calls[("assert!", 30)] == ("builtin", "assert!")
+        imports = dict(wb.sql("SELECT dst_name, resolution FROM edges WHERE kind = 'imports'").fetchall())
+        assert imports["shapes.Circle"] == "import" and imports["util.MAX_SHAPES"] == "import"
+        assert imports["std.fmt"] == "external"
+        paths = dict(wb.sql("SELECT module || '::' || name, resolved_path FROM imports").fetchall())
+        assert paths["shapes::Circle"] == "src/shapes.rs" and paths["std::fmt"] is None
     finally:
         wb.close()
 

@@ -97,6 +97,17 @@ ECMA_CLASSES = frozenset("""Object Array Promise Date Number String Boolean Symb
 GO_BUILTINS = frozenset("""append cap clear close complex copy delete imag len make max min new
     panic print println real recover string int int8 int16 int32 int64 uint uint8 uint16
     uint32 uint64 uintptr float32 float64 byte rune bool error any complex64 complex128""".split())
+# names every Rust module sees (the std prelude) and the standard library's macros
+RUST_PRELUDE = frozenset("""Some None Ok Err Box Vec String Option Result drop Default Clone Copy
+Send Sync Sized Unpin Fn FnMut FnOnce Drop Iterator IntoIterator DoubleEndedIterator
+ExactSizeIterator Extend FromIterator ToOwned ToString AsRef AsMut Into From TryFrom TryInto
+PartialEq Eq PartialOrd Ord Debug Hash""".split())
+RUST_STD_MACROS = frozenset("""assert assert_eq assert_ne debug_assert debug_assert_eq
+debug_assert_ne panic print println eprint eprintln format format_args write writeln vec
+matches todo unimplemented unreachable dbg cfg env option_env concat stringify include
+include_str include_bytes file line column module_path compile_error thread_local
+is_x86_feature_detected""".split())
+
 JAVA_LANG = frozenset("""String Integer Long Double Float Short Byte Character Boolean Math System
     Object Thread Runtime StringBuilder StringBuffer Exception RuntimeException Error
     IllegalArgumentException IllegalStateException NullPointerException Iterable Comparable
@@ -180,16 +191,29 @@ class Model:
         self.file_module: dict[str, int] = {}
         self.by_name: dict[tuple[str, str], list[int]] = defaultdict(list)
         self.by_qual: dict[str, list[int]] = defaultdict(list)
+        impls = []                          # Rust `impl` blocks: not names, parts of a type
         for i, k, n, p, path, lang, q in zip(s["symbol_id"], s["kind"], s["name"], s["parent_id"],
                                              s["path"], s["language"], s["qualname"]):
             if p is None:
                 if k == "module":
                     self.file_module[path] = i
                 continue
-            self.children[p].setdefault(n, []).append(i)
             self.by_qual[q].append(i)
+            if k == "impl" and lang == "rust":
+                impls.append(i)
+                continue
+            self.children[p].setdefault(n, []).append(i)
             if k in CALLABLE_KINDS:
                 self.by_name[(FAMILY.get(lang, lang), n)].append(i)
+        # Rust: an impl block's items are members of the type it implements (same qualname)
+        self.impl_type: dict[int, int] = {}
+        for i in impls:
+            t = next((t for t in self.by_qual.get(self.qual[i], ()) if self.kind.get(t) in CLASS_KINDS), None)
+            if t is None:
+                continue
+            self.impl_type[i] = t
+            for n, kids in self.children.get(i, {}).items():
+                self.children[t].setdefault(n, []).extend(kids)
         # Go methods are declared beside their type: attach them to it
         for i, k in self.kind.items():
             if k == "method" and self.fam.get(i) == "go" and self.kind.get(self.parent.get(i)) == "module":
@@ -241,6 +265,8 @@ class Model:
                 self.go_dirs[posixpath.dirname(path)].append(mid)
         self.go_module_prefix = self._go_module_prefix()
         self.fallback_cache: dict[tuple, tuple] = {}   # (family, name|attr, name) -> guess by name
+        self.rust_macros: dict[str, list[int]] | None = None   # built on the first macro call
+        self.rust_dir_owner: dict[str, int] | None = None      # built on the first module path
         # imports
         imp = _cols(con, """SELECT rowid AS rid, path, src_id, module, name, alias, line, resolved_path
                             FROM imports""")
@@ -266,6 +292,10 @@ class Model:
         for src, dst, k in zip(inh["src_id"], inh["dst_name"], inh["kind"]):
             self.bases_written[src].append(dst)
             self.subclasses_written[dst.rsplit(".", 1)[-1]].append(src)
+        for i, t in self.impl_type.items():     # `impl Trait for T`: T gets the trait's methods
+            for dst in self.bases_written.get(i, ()):
+                self.bases_written[t].append(dst)
+                self.subclasses_written[dst.rsplit(".", 1)[-1]].append(t)
         # bindings: by scope, loaded per file on demand (or all at once)
         self._bind_loaded = False
         self.binds: dict[int, dict[str, list[tuple]]] = defaultdict(dict)   # scope -> name -> rows
@@ -366,6 +396,12 @@ class Model:
             if alias == ".":
                 return ["*"]
             return [alias or (mod or "").rstrip("/").rsplit("/", 1)[-1]]
+        if fam == "rust":
+            if name == "*":
+                return ["*"]
+            if name == "self":                  # `use std::io::{self}` binds `io`
+                return [alias or (mod or "").rsplit("::", 1)[-1]]
+            return [alias or (name or mod or "").rsplit("::", 1)[-1]]
         return [alias or name or (mod or "").rsplit(".", 1)[-1]]
 
     # ------------------------------------------------------------ bindings
@@ -727,6 +763,8 @@ class Resolver:
         if m._lazy:                    # incremental runs load bindings per file
             m.ensure_bindings(m.path.get(scope))
         text = self.callee_text(src_id, text, line)
+        if fam == "rust" and text.endswith("!"):
+            return self._rust_macro(scope, text[:-1])
         vals, how = self.eval_text(scope, text, callee=True)
         targets = []
         for v in _ordered(vals):
@@ -859,6 +897,16 @@ class Resolver:
             elif name == "this" and fam in ("ecma", "java"):
                 cls = m.enclosing_class(scope)
                 vals, how = (frozenset({("i", cls)}) if cls else frozenset()), "self"
+            elif name in ("self", "Self") and fam == "rust":
+                t = self._rust_self_type(scope)
+                if t is not None:
+                    vals, how = frozenset({("i" if name == "self" else "s", t)}), "self"
+                else:                        # `self::f()` outside an impl: this module
+                    here = self._rust_module(scope)
+                    vals, how = (frozenset({("s", here)}) if here is not None else frozenset()), "local"
+            elif name in ("crate", "super") and fam == "rust" and len(steps) > 1:
+                start = self._rust_path_start(scope, name)
+                vals, how = (frozenset({("s", start)}) if start is not None else frozenset()), "local"
             else:
                 vals, how = self.lookup(scope, name, depth)
                 if not vals and fam == "java" and len(steps) > 1:
@@ -940,6 +988,9 @@ class Resolver:
                 return frozenset(got), "local"
             if name in GO_BUILTINS:
                 return frozenset({("B", name)}), "builtin"
+        elif fam == "rust":
+            if name in RUST_PRELUDE:
+                return frozenset({("B", name)}), "builtin"
         return frozenset(), "unresolved"
 
     def lookup_in(self, s: int, name: str, depth: int, fam: str, first: bool):
@@ -1005,6 +1056,8 @@ class Resolver:
     def def_values(self, d: int, depth: int) -> set:
         """The value a definition binds its name to (export mode: after its decorators)."""
         m = self.m
+        if m.kind.get(d) == "module" and m.fam.get(d) == "rust":
+            d = self._rust_mod_file(d)       # `mod util;` stands for the file util.rs
         v = {("s", d)}
         if not self.export:
             return v
@@ -1093,6 +1146,8 @@ class Resolver:
             if mod is not None:
                 return {("s", mod)}, False
             return {("x", row["module"])}, False
+        if fam == "rust":
+            return self._rust_import_values(row, depth)
         return set(), False
 
     def import_member(self, row: dict, name: str, depth: int) -> tuple[set, bool]:
@@ -1380,6 +1435,162 @@ class Resolver:
                     for c in self.m.children.get(mid, {}).get(cls, ()):
                         return frozenset({("s", c)}), "import", k + 2
         return frozenset(), "unresolved", len(steps)
+
+    # -- rust
+    def _rust_macro(self, scope: int, path: str) -> tuple[list, str]:
+        """A macro call `path!(...)`: a `macro_rules!` of the repository by name (the one in
+        the caller's file first), else a standard library macro, else unresolved."""
+        m = self.m
+        if m.rust_macros is None:
+            m.rust_macros = defaultdict(list)
+            for i, k in m.kind.items():
+                if k == "macro" and m.fam.get(i) == "rust":
+                    m.rust_macros[m.name[i]].append(i)
+        name = path.rsplit("::", 1)[-1]
+        found = m.rust_macros.get(name, ())
+        here = [i for i in found if m.path.get(i) == m.path.get(scope)]
+        if here:
+            return [("s", here[-1])], "local"
+        if found:
+            return [("s", i) for i in found], "inferred"
+        if name in RUST_STD_MACROS:
+            return [("B", name + "!")], "builtin"
+        return [], "unresolved"
+
+    # Rust module paths. A file module's children live in a directory: `src/a.rs` ->
+    # `src/a/`, `src/a/mod.rs` / `src/lib.rs` / `src/main.rs` -> their own directory.
+    _RUST_DIR_OWNERS = ("mod.rs", "lib.rs", "main.rs")
+
+    def _rust_dirs(self) -> dict[str, int]:
+        """Directory -> the file module whose children live there."""
+        m = self.m
+        if m.rust_dir_owner is None:
+            m.rust_dir_owner = {}
+            for path, mid in m.file_module.items():
+                if m.file_lang.get(path) == "rust":
+                    m.rust_dir_owner.setdefault(self._rust_children_dir(path), mid)
+        return m.rust_dir_owner
+
+    def _rust_children_dir(self, path: str) -> str:
+        base = posixpath.basename(path)
+        d = posixpath.dirname(path)
+        if base in self._RUST_DIR_OWNERS:
+            return d
+        return posixpath.join(d, base[:-3]) if base.endswith(".rs") else d
+
+    def _rust_mod_file(self, d: int) -> int:
+        """The file module a `mod name;` declaration loads (itself for an inline module)."""
+        m = self.m
+        if m.children.get(d) or m.parent.get(d) is None:
+            return d
+        owner = m.module_of(d)
+        sub = posixpath.join(self._rust_children_dir(m.path.get(owner, "")), m.name[d])
+        return m.file_module.get(sub + ".rs") or m.file_module.get(sub + "/mod.rs") or d
+
+    def _rust_module(self, scope: int | None) -> int | None:
+        """The module (inline or file) whose items `scope` sees."""
+        m = self.m
+        s = scope
+        while s is not None and m.kind.get(s) != "module":
+            s = m.parent.get(s)
+        return s
+
+    def _rust_parent_module(self, mod: int) -> int | None:
+        m = self.m
+        p = m.parent.get(mod)
+        if p is not None:                    # an inline module: the module around it
+            return self._rust_module(p)
+        path = m.path.get(mod, "")
+        base = posixpath.basename(path)
+        if base in ("lib.rs", "main.rs"):
+            return None
+        d = posixpath.dirname(path)
+        if base == "mod.rs":
+            d = posixpath.dirname(d)
+        owner = self._rust_dirs().get(d)
+        if owner is None and base != "mod.rs":   # `src/a/b.rs` with `src/a.rs` owning `src/a/`
+            owner = self._rust_dirs().get(d)
+        return owner
+
+    def _rust_crate_root(self, mod: int) -> int:
+        seen = set()
+        while mod not in seen:
+            seen.add(mod)
+            up = self._rust_parent_module(mod)
+            if up is None:
+                return mod
+            mod = up
+        return mod
+
+    def _rust_child_module(self, mod: int, name: str) -> int | None:
+        m = self.m
+        for d in m.children.get(mod, {}).get(name, ()):
+            if m.kind.get(d) == "module":
+                return self._rust_mod_file(d)
+        if m.parent.get(mod) is None:        # a file module: a file below its directory
+            sub = posixpath.join(self._rust_children_dir(m.path.get(mod, "")), name)
+            return m.file_module.get(sub + ".rs") or m.file_module.get(sub + "/mod.rs")
+        return None
+
+    def _rust_path_start(self, scope: int, head: str) -> int | None:
+        """The repository module a path starting with `head` begins at, or None (another crate)."""
+        here = self._rust_module(scope)
+        if here is None:
+            return None
+        if head == "crate":
+            return self._rust_crate_root(here)
+        if head == "self":
+            return here
+        if head == "super":
+            return self._rust_parent_module(here)
+        got = self._rust_child_module(here, head)
+        if got is None:                      # 2015-style paths start at the crate root
+            got = self._rust_child_module(self._rust_crate_root(here), head)
+        return got
+
+    def _rust_import_values(self, row: dict, depth: int) -> tuple[set, bool]:
+        """`use a::b::c [as d]`: the item `c` walked from module `a` in the repository, or
+        an external name (`std.sync.Arc`) when the path starts in another crate."""
+        mod, name = row["module"] or "", row["name"]
+        segs = [x for x in mod.split("::") if x]
+        if name and name not in ("self", "*"):
+            segs += [x for x in name.split("::") if x]
+        if not segs:
+            return set(), False
+        scope = row["scope"]
+        cur = self._rust_path_start(scope, segs[0]) if scope is not None else None
+        if cur is None:
+            return {("x", ".".join(x for x in segs if x not in ("crate", "self", "super")))}, False
+        for i, seg in enumerate(segs[1:], 1):
+            if seg == "super":
+                cur = self._rust_parent_module(cur)
+            elif i < len(segs) - 1:
+                cur = self._rust_child_module(cur, seg)
+            else:
+                sub = self._rust_child_module(cur, seg)
+                if sub is not None:
+                    return {("s", sub)}, False
+                got, via = self.module_attr(cur, seg, depth + 1)
+                if not got:                  # a `const`, `static` or type alias: the item itself
+                    got = {("s", d) for d in self.m.children.get(cur, {}).get(seg, ())}
+                return set(got), via
+            if cur is None:
+                return set(), False
+        return {("s", cur)}, False
+
+    def _rust_self_type(self, scope: int | None) -> int | None:
+        """The type `self` / `Self` stand for in `scope`: the type of the enclosing `impl`
+        block, or the enclosing trait (its default methods) or type."""
+        m = self.m
+        s = scope
+        while s is not None:
+            k = m.kind.get(s)
+            if k == "impl":
+                return m.impl_type.get(s)
+            if k in CLASS_KINDS:
+                return s
+            s = m.parent.get(s)
+        return None
 
     # -- go
     def _go_import_dir(self, spec: str | None) -> int | None:
@@ -2462,6 +2673,13 @@ def _resolve_import(m: Model, res: Resolver, row: dict):
         vals = {("s", mid)} if mid is not None else {("x", row["module"])}
         if mid is not None:
             rpath = posixpath.dirname(m.path[mid]) or "."
+    elif fam == "rust":
+        vals, via = res.import_values(row, 0)
+        how = "reexport" if via else ("alias" if row["alias"] else "import")
+        for v in _ordered(vals):
+            if v[0] == "s":
+                rpath = m.path.get(v[1])
+                break
     else:
         vals = set()
     return vals, how, rpath
