@@ -215,6 +215,24 @@ def test_other_languages_resolve_evident_calls(tmp_path, repo, caller, callee, h
         wb.close()
 
 
+def test_c_calls_through_included_headers(tmp_path):
+    """C links functions by name: a call reaches the one definition (not the header's
+    prototype) when the caller includes a header that declares it; libc is builtin."""
+    wb = workbench.index(SAMPLES / "cnative", db=str(tmp_path / "c.duckdb"), progress=False)
+    try:
+        calls = {(r[0], r[1], r[2]): r[3:] for r in wb.sql(
+            """SELECT path, dst_name, line, resolution, dst_qualname FROM edges
+               WHERE kind = 'calls'""").fetchall()}
+        assert calls[("src/main.c", "vec_get", 16)] == ("import", "src.vec.vec_get")
+        assert calls[("src/main.c", "VEC_LEN", 15)] == ("import", "include.vec.VEC_LEN")   # a macro
+        assert calls[("src/main.c", "printf", 17)] == ("builtin", "printf")
+        assert calls[("src/vec.c", "realloc", 10)] == ("builtin", "realloc")
+        assert calls[("cpp/geometry.cpp", "std::accumulate", 61)] == ("external", "std.accumulate")
+        assert calls[("cpp/geometry.cpp", "max_of", 23)] == ("import", "cpp.geometry.geo.max_of")
+    finally:
+        wb.close()
+
+
 def test_rust_macros_prelude_and_imports(tmp_path):
     wb = workbench.index(SAMPLES / "rustlib", db=str(tmp_path / "r.duckdb"), progress=False)
     try:

@@ -97,6 +97,22 @@ ECMA_CLASSES = frozenset("""Object Array Promise Date Number String Boolean Symb
 GO_BUILTINS = frozenset("""append cap clear close complex copy delete imag len make max min new
     panic print println real recover string int int8 int16 int32 int64 uint uint8 uint16
     uint32 uint64 uintptr float32 float64 byte rune bool error any complex64 complex128""".split())
+# the C standard library's functions and function-like macros (C11 headers)
+C_STDLIB = frozenset("""printf fprintf sprintf snprintf vprintf vfprintf vsprintf vsnprintf scanf
+fscanf sscanf vscanf vsscanf puts fputs fgets fputc putc putchar getc getchar fgetc ungetc fopen
+freopen fclose fread fwrite fflush fseek ftell fgetpos fsetpos rewind perror remove rename tmpfile
+tmpnam setvbuf setbuf feof ferror clearerr malloc calloc realloc free aligned_alloc abort exit
+_Exit quick_exit atexit at_quick_exit atoi atol atoll atof strtol strtoul strtoll strtoull strtod
+strtof strtold qsort bsearch abs labs llabs div ldiv lldiv rand srand getenv system mblen mbtowc
+wctomb strlen strcpy strncpy strcat strncat strcmp strncmp strcoll strxfrm strchr strrchr strstr
+strtok strdup strndup memcpy memmove memset memcmp memchr strerror strspn strcspn strpbrk sqrt
+cbrt pow fabs floor ceil round trunc lround sin cos tan asin acos atan atan2 sinh cosh tanh exp
+exp2 log log2 log10 log1p expm1 hypot fmod remainder fmin fmax fma frexp ldexp modf copysign
+nan isnan isinf isfinite signbit isalpha isdigit isspace isupper islower isalnum isxdigit
+ispunct isprint iscntrl isgraph isblank toupper tolower assert static_assert time clock
+difftime mktime localtime gmtime strftime asctime ctime timespec_get signal raise setjmp
+longjmp va_start va_end va_arg va_copy offsetof sizeof alignof errno""".split())
+
 # names every Rust module sees (the std prelude) and the standard library's macros
 RUST_PRELUDE = frozenset("""Some None Ok Err Box Vec String Option Result drop Default Clone Copy
 Send Sync Sized Unpin Fn FnMut FnOnce Drop Iterator IntoIterator DoubleEndedIterator
@@ -266,6 +282,8 @@ class Model:
         self.go_module_prefix = self._go_module_prefix()
         self.fallback_cache: dict[tuple, tuple] = {}   # (family, name|attr, name) -> guess by name
         self.rust_macros: dict[str, list[int]] | None = None   # built on the first macro call
+        self.c_globals: dict[str, list[tuple]] | None = None   # C/C++ name -> (id, path, decl, static)
+        self.c_includes: dict[str, set[str]] = {}               # file -> basenames it #includes
         self.rust_dir_owner: dict[str, int] | None = None      # built on the first module path
         # imports
         imp = _cols(con, """SELECT rowid AS rid, path, src_id, module, name, alias, line, resolved_path
@@ -991,6 +1009,14 @@ class Resolver:
         elif fam == "rust":
             if name in RUST_PRELUDE:
                 return frozenset({("B", name)}), "builtin"
+        elif fam in ("c", "cpp"):
+            got = self._c_global(scope, name)
+            if got:
+                return got
+            if name in C_STDLIB:
+                return frozenset({("B", name)}), "builtin"
+            if name == "std" and fam == "cpp":
+                return frozenset({("x", "std")}), "external"
         return frozenset(), "unresolved"
 
     def lookup_in(self, s: int, name: str, depth: int, fam: str, first: bool):
@@ -1435,6 +1461,35 @@ class Resolver:
                     for c in self.m.children.get(mid, {}).get(cls, ()):
                         return frozenset({("s", c)}), "import", k + 2
         return frozenset(), "unresolved", len(steps)
+
+    # -- c / c++
+    def _c_global(self, scope: int, name: str):
+        """A function or macro of another C/C++ file, by its (linker-global) name, when the
+        caller's file includes a header that declares or defines it: the one definition
+        (`static` ones only from their own file), else the declarations."""
+        m = self.m
+        if m.c_globals is None:
+            m.c_globals = defaultdict(list)
+            for n, sid, path, decl, vis in store.run(m.con, """
+                    SELECT s.name, s.symbol_id, s.path, s.is_declaration, s.visibility
+                    FROM symbols s JOIN symbols p ON p.symbol_id = s.parent_id
+                    WHERE s.language IN ('c', 'cpp') AND s.kind IN ('function', 'macro')
+                      AND p.kind IN ('module', 'namespace') ORDER BY s.symbol_id"""):
+                m.c_globals[n].append((sid, path, bool(decl), vis == "private"))
+            m.c_includes = defaultdict(set)
+            for row in m.imports:
+                if row["family"] in ("c", "cpp") and row["module"]:
+                    m.c_includes[row["path"]].add(posixpath.basename(row["module"]))
+        cands = m.c_globals.get(name)
+        if not cands:
+            return None
+        here = m.path.get(scope)
+        seen = [c for c in cands if not (c[3] and c[1] != here)]
+        includes = m.c_includes.get(here, ())
+        if not any(c[1] == here or posixpath.basename(c[1]) in includes for c in seen):
+            return None                       # no include says which one: a guess by name
+        pick = [c for c in seen if not c[2]] or seen
+        return frozenset(("s", c[0]) for c in pick), "import"
 
     # -- rust
     def _rust_macro(self, scope: int, path: str) -> tuple[list, str]:
@@ -1940,7 +1995,7 @@ class Resolver:
         t = v[0]
         if t in ("s", "b"):
             k = m.kind.get(v[1])
-            if k in FUNC_KINDS:
+            if k in FUNC_KINDS or (k == "macro" and fam in ("c", "cpp")):   # a function-like macro
                 return ("s", v[1])
             if k in CLASS_KINDS:
                 ctor = self.ctor_of(v[1], fam)
