@@ -1562,10 +1562,7 @@ class Resolver:
         d = posixpath.dirname(path)
         if base == "mod.rs":
             d = posixpath.dirname(d)
-        owner = self._rust_dirs().get(d)
-        if owner is None and base != "mod.rs":   # `src/a/b.rs` with `src/a.rs` owning `src/a/`
-            owner = self._rust_dirs().get(d)
-        return owner
+        return self._rust_dirs().get(d)      # `src/a.rs` or `src/a/mod.rs` owns `src/a/`
 
     def _rust_crate_root(self, mod: int) -> int:
         seen = set()
