@@ -347,7 +347,7 @@ a graph finds the aliased caller that grep misses.
 **Parameters:** `REPO` (default: the bundled `pyshop` sample), `SYMBOL` (default: the
 function with the most resolved calls in and out) and `DEPTH`.
 '''),
-        code(SETUP + "\nfrom workbench import graph\nfrom workbench.views import tools\nfrom workbench.widgets import CallChainExplorer\nimport pandas as pd"),
+        code(SETUP + "\nfrom workbench import graph, views\nfrom workbench.widgets import CallChainExplorer\nimport pandas as pd"),
         params('''
 REPO = sample_repo("pyshop")   # the repository to study: any local folder
 DB = None                      # its DuckDB file; None = one cache file per repository
@@ -388,7 +388,7 @@ pd.DataFrame(cc.call_site_rows()).head(20)
         md('''
 ## 2. The same from code
 
-`workbench.graph` answers with plain values; `workbench.views.tools` formats them as the
+`workbench.graph` answers with plain values; `workbench.views.graph_tools` formats them as the
 text an agent receives (with its token count).
 '''),
         code('''
@@ -396,18 +396,19 @@ chain = graph.trace_call_chain(wb.con, SYMBOL, depth=2, direction="down")
 pd.DataFrame([e.as_dict() for e in chain])
 '''),
         code('''
-tools.call(wb, "trace_call_chain", {"symbol": SYMBOL, "depth": 2, "direction": "down"})
+views.call(wb, "trace_call_chain", {"symbol": SYMBOL, "depth": 2, "direction": "down"})
 '''),
         code('''
-tools.call(wb, "find_callers", {"symbol": SYMBOL})
+views.call(wb, "find_callers", {"symbol": SYMBOL})
 '''),
         md('''
-And in SQL: the workbench connection has table macros `callers(q)`, `callees(q)`,
-`call_chain(q, depth)` and `call_chain_up(q, depth)`, stored in the database file, so
-`wb.sql`, `workbench sql DB ...` and `%%sql` all see them.
+And in SQL: the workbench connection has table macros of the same names,
+`find_callers(q)`, `find_callees(q)`, `find_definition(name)` and
+`trace_call_chain(q, depth, direction)`, stored in the database file, so `wb.sql`,
+`workbench sql DB ...` and `%%sql` all see them.
 '''),
         code('''
-wb.sql("SELECT * FROM call_chain(?, 2)", [SYMBOL]).df()
+wb.sql("SELECT * FROM trace_call_chain(?, 2)", [SYMBOL]).df()
 '''),
         md('''
 ## 3. Why a graph finds the caller grep misses
@@ -488,7 +489,7 @@ session cache (every repeated read sent again in full).
 **Parameters:** `REPO` (default: the bundled `pyshop` sample) and `WINDOW`, the context
 window in tokens.
 '''),
-        code(SETUP + "\nfrom workbench.views import Rules, tools\nfrom workbench.views.session import Session\nfrom workbench.views.pricing import default_pricing\nfrom workbench.widgets import SessionPreview\nimport pandas as pd"),
+        code(SETUP + "\nfrom workbench import views\nfrom workbench.views import Rules\nfrom workbench.views.session import Session\nfrom workbench.views.pricing import default_pricing\nfrom workbench.widgets import SessionPreview\nimport pandas as pd"),
         params('''
 REPO = sample_repo("pyshop")   # the repository to study: any local folder
 DB = None                      # its DuckDB file; None = one cache file per repository
@@ -600,7 +601,7 @@ The JSON schema of each tool, as a function-calling API would receive it:
 '''),
         code('''
 import json
-print(json.dumps(tools.TOOLS["read_region"].schema, indent=2))
+print(json.dumps(views.TOOLS["read_region"].schema, indent=2))
 '''),
         md('''
 ## Try
@@ -860,7 +861,8 @@ modules the lessons use), `N_LINES` (where the naive reader cuts) and `WINDOW`.
 '''),
         code(SETUP + '''
 from workbench.notebooks import stdlib_root, stdlib_sample
-from workbench.views import Rules, outline, tools
+from workbench import views
+from workbench.views import Rules, outline
 from workbench.views.session import Session
 from workbench.views.tokens import count_tokens
 from workbench.views.pricing import default_pricing
@@ -918,7 +920,7 @@ through the outline costs the outline plus that method, instead of the whole fil
         code('''
 target = wb.sql("""SELECT qualname, start_line, end_line FROM symbols
                    WHERE path = 'argparse.py' AND name = 'parse_known_args'""").fetchall()[0]
-region = tools.call(wb, "read_region", {"path": "argparse.py", "start_line": target[1], "end_line": target[2]})
+region = views.call(wb, "read_region", {"path": "argparse.py", "start_line": target[1], "end_line": target[2]})
 o = outline(wb, "argparse.py")
 print(f"{target[0]} lines {target[1]}-{target[2]}")
 print(f"whole file: {whole_tokens('argparse.py'):,} tokens")
@@ -971,7 +973,7 @@ text simply stops; nothing says that `ArgumentParser` and its `parse_args` exist
 down.
 '''),
         code('''
-naive = tools.call(wb, "read_region", {"path": "argparse.py", "start_line": 1, "end_line": N_LINES},
+naive = views.call(wb, "read_region", {"path": "argparse.py", "start_line": 1, "end_line": N_LINES},
                    rules=Rules(max_chars=10**9))
 print("\\n".join(naive.text.splitlines()[-6:]))
 print(f"\\n[{naive.tokens:,} tokens]  'parse_args' in the text: {'def parse_args' in naive.text}")
@@ -982,7 +984,7 @@ but it cuts at a whole line and *says so*, with the range to ask for next: the a
 what it has not seen.
 '''),
         code('''
-capped = tools.call(wb, "read_region", {"path": "argparse.py", "start_line": 1, "end_line": 2000})
+capped = views.call(wb, "read_region", {"path": "argparse.py", "start_line": 1, "end_line": 2000})
 print("...\\n" + "\\n".join(capped.text.splitlines()[-3:]))
 '''),
         md('''

@@ -20,8 +20,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import store
+from .lookup import lookup_symbols
 from .outline import lines_label
-from .tools import Context, ToolError, lookup_symbols, tool
+from .registry import Context, ToolError, tool
 from .tokens import get_tokenizer
 
 CALL_WEIGHT = 1.0

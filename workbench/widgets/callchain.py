@@ -98,7 +98,7 @@ class CallChainExplorer(W.VBox):
             self.message.value = "<em>type a symbol</em>"
             return
         try:
-            sid = graph.resolve_symbol(con, name)
+            sid = graph.symbol_id(con, name)
         except graph.AmbiguousSymbol as exc:
             self.message.value = ("<span class='wb-over'>ambiguous:</span> "
                                   + html.escape(", ".join(m.qualname for m in exc.matches[:12]))
@@ -240,7 +240,7 @@ class CallChainExplorer(W.VBox):
 
     # ------------------------------------------------------------------ texts
     def _agent_text(self):
-        from ..views import tools
+        from .. import views as tools
         dirs = ["down", "up"] if self.direction.value == "both" else [self.direction.value]
         parts = []
         root = self.graph.nodes[self.root_id]["label"]
@@ -256,7 +256,7 @@ class CallChainExplorer(W.VBox):
             self.region = None
             self.region_view.value = ""
             return
-        from ..views import tools
+        from .. import views as tools
         d = self.graph.nodes[node]
         a, b = d["lines"]
         self.region = tools.call(self.wb, "read_region",

@@ -154,7 +154,7 @@ class OutlineBrowser(W.VBox):
             self.region = None
             self.region_view.value = ""
             return
-        from ..views import tools
+        from .. import views as tools
         path, start, end = store.one(C.con_of(self.wb),
                                      "SELECT path, start_line, end_line FROM symbols WHERE symbol_id = ?",
                                      [symbol_id])

@@ -6,7 +6,7 @@ line diff and the token and cost delta.
     ...                     right=Rules(docs=False, private=False, max_children=15))
     >>> rc.right_rules.value = "format=tags"; rc.comparison.delta
 
-A thin shell over `workbench.views.tools.compare` (both texts are exactly what the agent
+A thin shell over `workbench.views.compare` (both texts are exactly what the agent
 receives) and `Response.cost` (the pricing table).
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ import ipywidgets as W
 
 from ..views import Rules
 from ..views.pricing import default_pricing
-from ..views.tools import TOOLS, compare
+from ..views import TOOLS, compare
 from . import _common as C
 
 

@@ -24,7 +24,7 @@ import ipywidgets as W
 from ..views import Rules
 from ..views.pricing import default_pricing
 from ..views.session import Session
-from ..views.tools import TOOLS
+from ..views import TOOLS
 from . import _common as C
 
 WINDOWS = [("8k", 8_000), ("16k", 16_000), ("32k", 32_000), ("128k", 128_000), ("200k", 200_000),
