@@ -5,6 +5,8 @@ tools in `workbench.views.graph_tools` turn them into text, and the CLI prints t
 The shapes below are stable:
 
 * `find_definition(con, name_or_qualname)` -> `Page[Definition]`, best match first.
+* `search_symbols(con, text, path=None)` -> `Page[Symbol]`: definitions whose name
+  contains `text`; `symbols_by_id(con, ids)` -> `{id: Symbol}`.
 * `find_callers(con, symbol)` -> `Page[CallSite]`: who calls `symbol`, one row per call site.
 * `find_callees(con, symbol)` -> `Page[CallSite]`: what `symbol` calls (unresolved calls too).
 * `find_unresolved_calls(con, name)` -> `Page[CallSite]`: calls written with that name
@@ -39,7 +41,8 @@ from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, field
 
 from . import store
-from .vocab import CLASS_KINDS, CONSTRUCTOR_NAMES, DATA_LANGUAGES, DEPENDENCY_EDGE_KINDS, FUNCTION_KINDS
+from .vocab import (ANONYMOUS_KINDS, CLASS_KINDS, CONSTRUCTOR_NAMES, DATA_LANGUAGES, DEPENDENCY_EDGE_KINDS,
+                    FUNCTION_KINDS)
 
 DIRECTIONS = ("down", "up", "both")
 DEFAULT_LIMIT = 100             # rows per answer unless the caller asks for another page size
@@ -82,6 +85,18 @@ class AmbiguousSymbol(LookupError):
 class _Row:
     def as_dict(self) -> dict:
         return asdict(self)
+
+
+@dataclass
+class Symbol(_Row):
+    symbol_id: int
+    qualname: str
+    name: str
+    kind: str
+    path: str
+    start_line: int
+    end_line: int
+    callers: int = 0    # resolved call sites pointing at it (search_symbols fills it)
 
 
 @dataclass
@@ -281,6 +296,55 @@ def constructor_targets(con, sid: int) -> list[int]:
               AND (list_contains(?, name) OR name = ?)
             ORDER BY symbol_id""", [sid, list(CONSTRUCTOR_NAMES), row[1]])]
     return ids
+
+
+# ---------------------------------------------------------------- symbols by id, by text
+
+def symbols_by_id(con, ids) -> dict[int, Symbol]:
+    """The symbols with these ids (unknown ids are left out)."""
+    ids = sorted({int(i) for i in ids if i is not None})
+    if not ids:
+        return {}
+    rows = store.run(con, """
+        SELECT symbol_id, qualname, name, kind, path, start_line, end_line FROM symbols
+        WHERE symbol_id IN (SELECT unnest(?))""", [ids])
+    return {r[0]: Symbol(*r) for r in rows}
+
+
+_SEARCH = """
+WITH m AS (
+    SELECT symbol_id, qualname, name, kind, path, start_line, end_line
+    FROM symbols
+    WHERE kind <> 'module' AND NOT list_contains($hidden, kind)
+      AND ($text = '' OR name ILIKE $pattern OR qualname ILIKE $pattern)
+      AND ($path IS NULL OR path = $path)
+      AND ($kinds IS NULL OR list_contains($kinds, kind))
+      AND NOT ($definitions_only AND coalesce(is_declaration, false))
+), calls AS (
+    SELECT e.dst_id, count(*) AS n FROM edges e
+    WHERE e.kind = 'calls' AND e.dst_id IN (SELECT symbol_id FROM m) GROUP BY e.dst_id
+)
+SELECT m.*, coalesce(c.n, 0) AS n, count(*) OVER () AS total
+FROM m LEFT JOIN calls c ON c.dst_id = m.symbol_id
+ORDER BY CASE WHEN $path IS NOT NULL THEN m.start_line END,
+         lower(m.name) <> lower($text), n DESC, m.qualname, m.symbol_id
+LIMIT $limit OFFSET $offset
+"""
+
+
+def search_symbols(con, text: str = "", path: str | None = None, kinds=None,
+                   definitions_only: bool = False, limit: int | None = 50, offset: int = 0) -> Page:
+    """Definitions whose name or qualified name contains `text` (case-insensitive; empty:
+    all), optionally only in file `path`, of `kinds`, or without bare declarations. In a
+    file: in source order; else the exact name first, then the most called."""
+    text = (text or "").strip()
+    pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    rows = store.run(con, _SEARCH.replace("ILIKE $pattern", "ILIKE $pattern ESCAPE '\\'"),
+                     {"text": text, "pattern": pattern, "path": path,
+                      "kinds": sorted(kinds) if kinds is not None else None,
+                      "definitions_only": definitions_only, "hidden": sorted(ANONYMOUS_KINDS),
+                      **_bounds(limit, offset)})
+    return _page(rows, lambda r: Symbol(*r), offset)
 
 
 # ---------------------------------------------------------------- callers / callees
@@ -546,7 +610,7 @@ def impact(con, changed_paths, depth: int = 2, limit: int | None = DEFAULT_LIMIT
     return _page(rows, lambda r: Impacted(*r), offset)
 
 
-__all__ = ["find_definition", "symbol_id", "constructor_targets", "find_callers", "find_callees",
+__all__ = ["find_definition", "symbol_id", "symbols_by_id", "search_symbols", "Symbol", "constructor_targets", "find_callers", "find_callees",
            "find_unresolved_calls", "trace_call_chain", "get_architecture_overview", "entry_points",
            "impact", "Page", "Definition", "CallSite", "ChainEdge", "Architecture", "Unit", "Dependency",
            "EntryPoint", "Impacted", "SymbolNotFound", "AmbiguousSymbol", "DIRECTIONS", "DEFAULT_LIMIT"]

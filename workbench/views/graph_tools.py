@@ -1,5 +1,5 @@
-"""Call-graph tools as text: find_definition, find_callers, find_callees, trace_call_chain,
-get_architecture_overview, impact.
+"""Call-graph tools as text: find_definition, search_symbols, find_callers, find_callees,
+trace_call_chain, get_architecture_overview, impact.
 
 Each formats what the query of the same name in `workbench.graph` returns; the CLI
 command of the same name prints this text. How sure an edge is stays visible: uncertain
@@ -66,12 +66,8 @@ def _resolve(ctx: Context, symbol: str) -> tuple[int | None, str | None]:
 
 def _syms(ctx: Context, ids) -> dict[int, tuple]:
     """symbol id -> (qualname, kind, path, start, end)."""
-    ids = sorted({i for i in ids if i is not None})
-    if not ids:
-        return {}
-    return {r[0]: r[1:] for r in store.run(ctx.con, """
-        SELECT symbol_id, qualname, kind, path, start_line, end_line FROM symbols
-        WHERE symbol_id IN (SELECT unnest(?))""", [ids])}
+    return {i: (m.qualname, m.kind, m.path, m.start_line, m.end_line)
+            for i, m in graph.symbols_by_id(ctx.con, ids).items()}
 
 
 def _where(info: tuple) -> str:
@@ -111,6 +107,30 @@ def find_definition(ctx: Context, symbol: str):
     data = {"total": defs.total,
             "definitions": [{"qualname": d.qualname, "kind": d.kind, "path": d.path,
                              "lines": [d.start_line, d.end_line], "callers": d.callers} for d in defs]}
+    return "\n".join(lines), data, {}
+
+
+# ---------------------------------------------------------------- search_symbols
+
+@tool("Definitions whose name or qualified name contains a text (case-insensitive), the "
+      "exact name first, then the most called; or, with a path, every definition of that "
+      "file in source order. For when you know part of a name.",
+      {"query": {"type": "string", "description": "part of a name; empty with a path: all"},
+       "path": {"type": "string", "description": "optional file to search in"}},
+      ["query"])
+def search_symbols(ctx: Context, query: str, path: str | None = None):
+    rel = ctx.info(path).path if path else None
+    if not query.strip() and rel is None:
+        raise ToolError("error: give part of a name, or a path to list a file's definitions")
+    found = graph.search_symbols(ctx.con, query, path=rel, limit=MAX_LIST)
+    if not found:
+        where = f" in {rel}" if rel else ""
+        raise ToolError(f"error: no definition matching {query.strip()!r}{where}")
+    lines = [f"{s.qualname} ({s.kind}) {s.path}:{span(s.start_line, s.end_line)}"
+             + (f" \u2014 {_plural(s.callers, 'call site')}" if s.callers else "") for s in found]
+    if found.rest:
+        lines.append(f"... {found.rest} more; use a longer text or a path")
+    data = {"total": found.total, "symbols": [s.as_dict() for s in found]}
     return "\n".join(lines), data, {}
 
 

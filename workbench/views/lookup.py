@@ -1,5 +1,5 @@
-"""Looking things up in the index for the tools: definitions by name, importers of a file,
-whether a path is an indexed directory."""
+"""Looking things up in the index for the tools and widgets: definitions by name, importers
+of a file, the files with definitions, whether a path is an indexed directory."""
 from __future__ import annotations
 
 import posixpath
@@ -14,6 +14,16 @@ def is_dir(con, rel: str) -> bool:
     if rel == ".":
         return True
     return bool(store.one(con, "SELECT count(*) FROM files WHERE starts_with(path, ?)", [rel + "/"])[0])
+
+
+def source_files(con) -> list[str]:
+    """Paths of the parsed files that have definitions (what an outline can show), in path
+    order."""
+    return [r[0] for r in store.run(con, """
+        SELECT f.path FROM files f
+        WHERE f.status IN ('ok', 'partial')
+          AND f.file_id IN (SELECT file_id FROM symbols WHERE kind <> 'module')
+        ORDER BY f.path""")]
 
 
 def imported_by(con, info: FileInfo) -> list[str]:

@@ -16,10 +16,12 @@ from typing import Any
 FORMATS = ("markdown", "json", "tags", "stub", "prose")
 
 
-def _rule(default, help: str, group: str, cli: tuple[str, ...] = ()):
-    """A Rules field with what it does (`help`), the tools it drives (`group`) and extra
-    CLI spellings; the CLI flags and the widget controls are generated from these."""
-    return field(default=default, metadata={"help": help, "group": group, "cli": cli})
+def _rule(default, help: str, group: str, cli: tuple[str, ...] = (), widget_max: int | None = None):
+    """A Rules field with what it does (`help`), the tools it drives (`group`), extra CLI
+    spellings and the top of its slider; the CLI options and the widget controls are
+    generated from these."""
+    return field(default=default, metadata={"help": help, "group": group, "cli": cli,
+                                            "widget_max": widget_max})
 
 
 @dataclass(frozen=True)
@@ -35,9 +37,11 @@ class Rules:
     signatures: bool = _rule(True, "full signatures (else kind + name)", "outline")
     line_numbers: bool = _rule(True, "line ranges", "outline", ("--no-lines",))
     max_children: int | None = _rule(40, "members shown per definition, then '... N more' (none: all)",
-                                     "outline")
-    max_depth: int | None = _rule(3, "nesting levels shown, 1 = top level only (none: all)", "outline")
-    json_indent: int | None = _rule(None, "json format: indentation (none: compact)", "outline")
+                                     "outline", widget_max=60)
+    max_depth: int | None = _rule(3, "nesting levels shown, 1 = top level only (none: all)", "outline",
+                                  widget_max=5)
+    json_indent: int | None = _rule(None, "json format: indentation (none: compact)", "outline",
+                                    widget_max=8)
     # ---- read_region / resolve_symbol
     max_chars: int = _rule(6000, "characters per response, cut at a whole line with a continuation "
                            "note", "region")
