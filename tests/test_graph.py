@@ -1,4 +1,4 @@
-"""Call graph on the sample repositories: resolution, queries, re-indexing (issue 3)."""
+"""Call graph on the sample repositories: resolution, queries, re-indexing."""
 from __future__ import annotations
 
 import json
