@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 
 from ..views import TOOLS, call, outline
+from ..views.registry import parse_tool_args
 from .common import add_rule_options, emit, fail, open_db, out, rules_of
 
 
@@ -28,23 +29,6 @@ def cmd_outline(a) -> int:
         return fail("outline", str(exc))
     with open_db(a.db) as wb:
         return emit(outline(wb, a.path, rules), a.json)
-
-
-def parse_tool_args(items: list[str]) -> dict:
-    """`name=value` strings -> arguments (a value starting with `[` or `{` is JSON)."""
-    args = {}
-    for item in items:
-        if "=" not in item:
-            raise ValueError(f"expected name=value, got {item!r}")
-        k, v = item.split("=", 1)
-        v = v.strip()
-        if v[:1] in "[{":
-            try:
-                v = json.loads(v)
-            except json.JSONDecodeError:
-                pass
-        args[k.strip()] = v
-    return args
 
 
 def _run_tool(a, name: str, args: dict) -> int:

@@ -15,6 +15,7 @@ the Python API (`wb.tool`), the widgets and `schemas()`.
 from __future__ import annotations
 
 import inspect
+import json
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -160,6 +161,24 @@ def call(wb, name: str, args: dict | None = None, *, rules: Rules | None = None,
         tok = get_tokenizer(rules.tokenizer)
         return Response(name, text, tok.count(text), dict(args or {}), tok.name, True)
     return TOOLS[name](wb, rules=rules, session=session, **dict(args or {}))
+
+
+def parse_tool_args(items: list[str]) -> dict:
+    """`name=value` strings -> tool arguments (a value starting with `[` or `{` is JSON; the
+    rest stay strings, which `call` converts to the schema's integers and arrays)."""
+    args = {}
+    for item in items:
+        if "=" not in item:
+            raise ValueError(f"expected name=value, got {item!r}")
+        k, v = item.split("=", 1)
+        v = v.strip()
+        if v[:1] in "[{":
+            try:
+                v = json.loads(v)
+            except json.JSONDecodeError:
+                pass
+        args[k.strip()] = v
+    return args
 
 
 def schemas() -> list[dict]:

@@ -20,6 +20,7 @@ import ipywidgets as W
 from ..views import Rules
 from ..views.pricing import default_pricing
 from ..views import TOOLS, compare
+from ..views.registry import parse_tool_args
 from . import _common as C
 
 
@@ -36,17 +37,13 @@ def parse_rules(text: str) -> Rules:
 
 def parse_args(text: str) -> dict:
     """Tool arguments as JSON (`{"path": "a.py"}`) or `name=value` pairs separated by spaces
-    or commas (integers become ints)."""
+    or commas (the tool converts numbers to its schema's types)."""
     text = text.strip()
     if not text:
         return {}
     if text.startswith("{"):
         return json.loads(text)
-    out = {}
-    for item in text.replace(",", " ").split():
-        k, _, v = item.partition("=")
-        out[k.strip()] = int(v) if v.strip().lstrip("-").isdigit() else v.strip()
-    return out
+    return parse_tool_args(text.replace(",", " ").split())
 
 
 def diff_html(a: str, b: str, name_a: str = "left", name_b: str = "right") -> str:
