@@ -42,6 +42,8 @@ def test_find_definition_of_a_common_name_is_capped_and_counts_the_rest(crowd):
     assert text.endswith(f"... {N - MAX_LIST} more matches; use a qualified name")
     nxt = graph.find_definition(crowd.con, "__init__", limit=5, offset=5)
     assert not {d.symbol_id for d in nxt} & {d.symbol_id for d in page} and nxt.total == N
+    past = graph.find_definition(crowd.con, "__init__", limit=5, offset=N + 10)
+    assert past == [] and past.total == N and past.rest == 0
 
 
 def test_an_ambiguous_common_name_lists_a_few_and_counts_all(crowd):

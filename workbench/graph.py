@@ -200,10 +200,19 @@ def _bounds(limit: int | None, offset: int) -> dict:
     return {"limit": 2**62 if limit is None else max(0, int(limit)), "offset": max(0, int(offset))}
 
 
-def _page(rows: list[tuple], make, offset: int) -> Page:
-    """Rows whose last column is the window count of all matches -> Page."""
-    total = rows[0][-1] if rows else None
-    return Page([make(r[:-1]) for r in rows], total, offset) if rows else Page([], 0 if offset == 0 else None, offset)
+def _query_page(con, sql: str, params: dict, make, limit: int | None, offset: int) -> Page:
+    """Run a query whose last column is the window count of all matches (`count(*) OVER ()`)
+    and ends in `LIMIT $limit OFFSET $offset`, as a Page. A page past the end has no row to
+    carry the count: then one row of the first page gives it."""
+    bounds = _bounds(limit, offset)
+    rows = store.run(con, sql, {**params, **bounds})
+    if rows:
+        return Page([make(r[:-1]) for r in rows], rows[0][-1], bounds["offset"])
+    total = 0
+    if bounds["offset"]:
+        first = store.run(con, sql, {**params, "limit": 1, "offset": 0})
+        total = first[0][-1] if first else 0
+    return Page([], total, bounds["offset"])
 
 
 # ---------------------------------------------------------------- definitions
@@ -253,11 +262,14 @@ def find_definition(con, name_or_qualname: str, limit: int | None = 20, offset: 
     `.best_total` those of the best rank."""
     q = name_or_qualname.strip()
     short = q.rsplit(".", 1)[-1]
-    rows = store.run(con, _FIND_DEFINITION, {"q": q, "short": short, "ctor": list(CONSTRUCTOR_NAMES),
-                                             "ranked": _RANKED_KINDS, **_bounds(limit, offset)})
-    page = _page([r[:11] + (r[12],) for r in rows],
-                 lambda r: Definition(*r[:9], _MATCHES[r[9]], r[10]), offset)
-    page.best_total = rows[0][11] if rows else 0
+    best = []
+
+    def make(r):
+        best.append(r[11])
+        return Definition(*r[:9], _MATCHES[r[9]], r[10])
+    page = _query_page(con, _FIND_DEFINITION, {"q": q, "short": short, "ctor": list(CONSTRUCTOR_NAMES),
+                                               "ranked": _RANKED_KINDS}, make, limit, offset)
+    page.best_total = best[0] if best else 0
     return page
 
 
@@ -339,12 +351,11 @@ def search_symbols(con, text: str = "", path: str | None = None, kinds=None,
     file: in source order; else the exact name first, then the most called."""
     text = (text or "").strip()
     pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-    rows = store.run(con, _SEARCH.replace("ILIKE $pattern", "ILIKE $pattern ESCAPE '\\'"),
-                     {"text": text, "pattern": pattern, "path": path,
-                      "kinds": sorted(kinds) if kinds is not None else None,
-                      "definitions_only": definitions_only, "hidden": sorted(ANONYMOUS_KINDS),
-                      **_bounds(limit, offset)})
-    return _page(rows, lambda r: Symbol(*r), offset)
+    return _query_page(con, _SEARCH.replace("ILIKE $pattern", "ILIKE $pattern ESCAPE '\\'"),
+                       {"text": text, "pattern": pattern, "path": path,
+                        "kinds": sorted(kinds) if kinds is not None else None,
+                        "definitions_only": definitions_only, "hidden": sorted(ANONYMOUS_KINDS)},
+                       lambda r: Symbol(*r), limit, offset)
 
 
 # ---------------------------------------------------------------- callers / callees
@@ -373,9 +384,8 @@ def find_callers(con, symbol, include_ambiguous: bool = True, limit: int | None 
     resolution; ambiguous sites listing `symbol` among their candidates are included
     (resolution 'ambiguous') unless `include_ambiguous=False`. Sorted by path, line."""
     ids = constructor_targets(con, symbol_id(con, symbol))
-    rows = store.run(con, _FIND_CALLERS, {"ids": ids, "amb": bool(include_ambiguous),
-                                          **_bounds(limit, offset)})
-    return _page(rows, lambda r: CallSite(*r), offset)
+    return _query_page(con, _FIND_CALLERS, {"ids": ids, "amb": bool(include_ambiguous)},
+                       lambda r: CallSite(*r), limit, offset)
 
 
 _FIND_CALLEES = _SITE + """
@@ -389,9 +399,8 @@ def find_callees(con, symbol, resolved_only: bool = False, limit: int | None = D
                  offset: int = 0) -> Page:
     """Every call made by `symbol`'s own code (not nested definitions), in source order;
     unresolved, ambiguous, builtin and external calls included unless `resolved_only`."""
-    rows = store.run(con, _FIND_CALLEES, {"sid": symbol_id(con, symbol), "resolved_only": resolved_only,
-                                          **_bounds(limit, offset)})
-    return _page(rows, lambda r: CallSite(*r), offset)
+    return _query_page(con, _FIND_CALLEES, {"sid": symbol_id(con, symbol), "resolved_only": resolved_only},
+                       lambda r: CallSite(*r), limit, offset)
 
 
 _FIND_UNRESOLVED = _SITE + """
@@ -414,9 +423,8 @@ def find_unresolved_calls(con, name: str, known_targets: list[int] = (), limit: 
     callee is written `name` or `anything.name`: they may or may not call a definition of
     that name. Call sites on a line that already calls (or may call: ambiguous) one of
     `known_targets` are left out."""
-    rows = store.run(con, _FIND_UNRESOLVED, {"name": name, "ids": list(known_targets),
-                                             **_bounds(limit, offset)})
-    return _page(rows, lambda r: CallSite(*r), offset)
+    return _query_page(con, _FIND_UNRESOLVED, {"name": name, "ids": list(known_targets)},
+                       lambda r: CallSite(*r), limit, offset)
 
 
 # ---------------------------------------------------------------- chains
@@ -605,9 +613,9 @@ def impact(con, changed_paths, depth: int = 2, limit: int | None = DEFAULT_LIMIT
     """Symbols outside `changed_paths` that call, import or subclass something defined in
     those files (depth 1), and what reaches those in turn, up to `depth`. Closest first."""
     paths = [changed_paths] if isinstance(changed_paths, str) else list(changed_paths)
-    rows = store.run(con, _IMPACT, {"paths": paths, "depth": max(1, int(depth)),
-                                    "kinds": list(DEPENDENCY_EDGE_KINDS), **_bounds(limit, offset)})
-    return _page(rows, lambda r: Impacted(*r), offset)
+    return _query_page(con, _IMPACT, {"paths": paths, "depth": max(1, int(depth)),
+                                      "kinds": list(DEPENDENCY_EDGE_KINDS)},
+                       lambda r: Impacted(*r), limit, offset)
 
 
 __all__ = ["find_definition", "symbol_id", "symbols_by_id", "search_symbols", "Symbol", "constructor_targets", "find_callers", "find_callees",
