@@ -89,7 +89,7 @@ def run_one(code_dir: str, db: str, how: str, name: str, rss_cap: int, timeout: 
         return {"secs": wall, "rss": peak, "size": None, "note": stopped}
     if p.returncode != 0:
         return {"secs": wall, "rss": peak, "size": None, "note": "failed: " + err.strip().splitlines()[-1]}
-    secs, size, maxrss_kb = out.split()
+    secs, size, maxrss_kb = out.strip().splitlines()[-1].split()   # DuckDB may print a progress bar first
     return {"secs": float(secs), "rss": max(peak, int(maxrss_kb) * 1024), "size": int(size), "note": ""}
 
 
