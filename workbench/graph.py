@@ -203,13 +203,13 @@ def _bounds(limit: int | None, offset: int) -> dict:
 def _query_page(con, sql: str, params: dict, make, limit: int | None, offset: int) -> Page:
     """Run a query whose last column is the window count of all matches (`count(*) OVER ()`)
     and ends in `LIMIT $limit OFFSET $offset`, as a Page. A page past the end has no row to
-    carry the count: then one row of the first page gives it."""
+    carry the count (nor has a page of `limit=0`): then one row of the first page gives it."""
     bounds = _bounds(limit, offset)
     rows = store.run(con, sql, {**params, **bounds})
     if rows:
         return Page([make(r[:-1]) for r in rows], rows[0][-1], bounds["offset"])
     total = 0
-    if bounds["offset"]:
+    if bounds["offset"] or not bounds["limit"]:
         first = store.run(con, sql, {**params, "limit": 1, "offset": 0})
         total = first[0][-1] if first else 0
     return Page([], total, bounds["offset"])

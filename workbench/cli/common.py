@@ -56,13 +56,37 @@ def add_rule_options(p, outline: bool = False) -> None:
             elif f.type == "int | None":
                 p.add_argument(f"--{flag}", metavar="N", dest=f.name,
                                help=f"{f.metadata['help']} (default {f.default})")
+    p.add_argument("--rules", metavar="FILE", help="rule profile file (TOML, as the widgets' "
+                   "'export rules' writes it); the options here change it further")
     p.add_argument("--rule", action="append", metavar="NAME=VALUE", help="any Rules field (repeatable)")
     p.add_argument("--json", action="store_true", help="structured result with its token count")
 
 
+def profile_of(a):
+    """The rule profile the options name (`--rules FILE`, then `--rule` and the rule options
+    on top); ValueError/TypeError on a bad value, FileNotFoundError on a missing file."""
+    from ..views.profile import Profile, default_compact, load
+    base = load(a.rules) if getattr(a, "rules", None) else None
+    rules = _options(a, base.rules if base else Rules())
+    if base is None:
+        return Profile(rules, default_compact(rules))
+    if rules == base.rules:
+        return base
+    compact = base.compact.replace(**dict(_changed(base.rules, rules))) if base.compact else None
+    return Profile(rules, compact, base.source)
+
+
+def _changed(a: Rules, b: Rules):
+    return ((k, vb) for k, (_, vb) in a.diff(b).items())
+
+
 def rules_of(a) -> Rules:
     """The Rules the parsed options describe (ValueError/TypeError on a bad value)."""
-    rules = Rules.parse_assignments(a.rule or [])
+    return profile_of(a).rules
+
+
+def _options(a, base: Rules) -> Rules:
+    rules = Rules.parse_assignments(a.rule or [], base)
     changes = {}
     for f in rule_fields("outline"):
         if getattr(a, f"no_{f.name}", False):
