@@ -13,13 +13,13 @@ LAYERS = [
     ("data", ["workbench.languages", "workbench.schema", "workbench.gcpause", "workbench.versions"]),
     ("vocabulary and parsing", ["workbench.vocab", "workbench.exprs", "workbench.scan",
                                 "workbench.extract"]),
-    ("store", ["workbench.store"]),
+    ("store", ["workbench.store", "workbench.calllog"]),
     ("resolution", ["workbench.resolve", "workbench.stats"]),
     ("index and queries", ["workbench.indexer", "workbench.callgraph", "workbench.graph"]),
     ("views", ["workbench.views"]),
     ("api", ["workbench.api"]),
     ("faces", ["workbench.widgets", "workbench.plots", "workbench.cli", "workbench.notebooks",
-               "workbench"]),
+               "workbench.server", "workbench"]),
 ]
 
 

@@ -411,6 +411,7 @@ LEFT JOIN (SELECT path, line FROM edges
            WHERE c.symbol_id IN (SELECT unnest($ids))) known
        ON known.path = e.path AND known.line = e.line
 WHERE e.kind = 'calls' AND e.dst_id IS NULL AND e.candidates IS NULL
+  AND coalesce(e.resolution, 'unresolved') NOT IN ('builtin', 'external')   -- known to be elsewhere
   AND (e.dst_name = $name OR ends_with(e.dst_name, '.' || $name)) AND known.path IS NULL
 ORDER BY e.path, e.line, e.edge_id
 LIMIT $limit OFFSET $offset
@@ -419,9 +420,9 @@ LIMIT $limit OFFSET $offset
 
 def find_unresolved_calls(con, name: str, known_targets: list[int] = (), limit: int | None = DEFAULT_LIMIT,
                           offset: int = 0) -> Page:
-    """Calls the index could not bind to anything (no target, no candidates) whose
-    callee is written `name` or `anything.name`: they may or may not call a definition of
-    that name. Call sites on a line that already calls (or may call: ambiguous) one of
+    """Calls the index could not bind to anything (no target, no candidates, and not known
+    to be a builtin or outside the repository) whose callee is written `name` or
+    `anything.name`: they may or may not call a definition of that name. Call sites on a line that already calls (or may call: ambiguous) one of
     `known_targets` are left out."""
     return _query_page(con, _FIND_UNRESOLVED, {"name": name, "ids": list(known_targets)},
                        lambda r: CallSite(*r), limit, offset)

@@ -182,18 +182,22 @@ def _invoke(name: str, impl, wb, args: dict, rules: Rules | None, session, refre
     tool_ = TOOLS[name]
     tok = get_tokenizer(rules.tokenizer)
     args = {k: v for k, v in args.items() if v is not None}
-    ans, found, error, cut = None, {}, False, False
+    ans, found, error, cut, why = None, {}, False, False, None
     try:
         _check_args(name, args)
         try:
             ans, found = _run(name, impl, wb, args, rules, session, tok, head)
         except ToolError as exc:
-            if refresh is None or exc.missing is None or not refresh([exc.missing]):
+            if refresh is None or exc.missing is None or refresh([exc.missing]) is not True:
                 raise
             ans, found = _run(name, impl, wb, args, rules, session, tok, head)
-        if found and refresh is not None and refresh(sorted(found)):
-            ans, found = _run(name, impl, wb, args, rules, session, tok, head)
-        notes = head + ([freshness.warning(found)] if found else [])
+        if found and refresh is not None:
+            done = refresh(sorted(found))
+            if done is True:
+                ans, found = _run(name, impl, wb, args, rules, session, tok, head)
+            elif isinstance(done, str):
+                why = done
+        notes = head + ([freshness.warning(found)] if found else []) + ([why] if why and found else [])
         text = "\n".join(notes + [ans.text]) if notes else ans.text
         budget = Budget(rules.max_chars, rules.max_tokens, tok)
         if notes and not budget.fits(text):         # make room for the warning and go again
@@ -255,9 +259,10 @@ def call(wb, name: str, args: dict | None = None, *, rules: Rules | None = None,
     """Run tool `name` with `args` (a dict, as an agent's function call would carry).
 
     Without `rules` a session's current rules apply (its compact rules once past
-    `compress_at`), else the defaults. `refresh(paths) -> bool`, when given, is called
-    with the files an answer found changed on disk (or a path the index lacks); when it
-    returns True (it re-indexed them) the answer is made again from the new rows."""
+    `compress_at`), else the defaults. `refresh(paths)`, when given, is called with the
+    files an answer found changed on disk (or a path the index lacks); when it returns
+    True (it re-indexed them) the answer is made again from the new rows; a text it
+    returns instead (why it could not) is added to the answer's warning."""
     if name not in TOOLS:
         rules = rules or (session.rules if session is not None else None) or Rules()
         text = f"error: no tool {name!r}; tools: {', '.join(TOOLS)}"
