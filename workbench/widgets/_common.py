@@ -72,3 +72,38 @@ def show_in(output, obj) -> None:
     with output:
         from IPython.display import display
         display(obj)
+
+
+class RulesExport:
+    """The "export rules" row of a widget: a file name and a button per rule set; a click
+    writes that rule set as a rule profile file (TOML) that `workbench tool|outline|serve
+    --rules FILE` reads, so the CLI and an agent get exactly the text the widget shows."""
+
+    def __init__(self, sources: dict, filename: str = "rules.toml"):
+        self.sources = sources          # label -> callable returning the Rules to write
+        self.path = W.Text(value=filename, description="rules file", continuous_update=False,
+                           layout=layout(width="300px"))
+        self.buttons = {}
+        for label in sources:
+            b = W.Button(description=f"export rules{' ' + label if len(sources) > 1 else ''}",
+                         tooltip="write these rules to the file (TOML)", layout=layout(width="auto"))
+            b.add_class("wb-export-rules")
+            b.on_click(lambda _b, label=label: self.export(label))
+            self.buttons[label] = b
+        self.status = W.HTML()
+        self.box = W.HBox([self.path, *self.buttons.values(), self.status])
+
+    def export(self, label: str | None = None, path: str | None = None) -> str:
+        """Write the rule set `label` (the first by default) to `path` (default: the file
+        field); returns the path written."""
+        from ..views.profile import save
+        label = label or next(iter(self.sources))
+        target = path or self.path.value.strip() or "rules.toml"
+        try:
+            written = save(target, self.sources[label]())
+        except (OSError, ValueError) as exc:
+            self.status.value = f"<span class='wb-over'>{html.escape(str(exc))}</span>"
+            raise
+        self.status.value = (f"<span class='wb-badge'>wrote <code>{html.escape(written)}</code>: "
+                             f"<code>workbench tool DB NAME ... --rules {html.escape(written)}</code></span>")
+        return written

@@ -86,6 +86,8 @@ class RuleComparison(W.VBox):
         self.diff_view = W.HTML()
         self.error = W.HTML()
         self.comparison = None
+        self.exporter = C.RulesExport({"A": lambda: parse_rules(self.left_rules.value),
+                                       "B": lambda: parse_rules(self.right_rules.value)})
         for w in (self.tool, self.args, self.left_rules, self.right_rules, self.model):
             w.observe(lambda _c: self.refresh(), "value")
         col = lambda title, rules, view: W.VBox(  # noqa: E731
@@ -94,9 +96,14 @@ class RuleComparison(W.VBox):
         super().__init__([
             W.HBox([self.tool, self.model]), self.args,
             W.HBox([col("A", self.left_rules, self.left_view), col("B", self.right_rules, self.right_view)]),
-            self.summary, W.HTML("<b>diff A → B</b>"), self.diff_view, self.error], **kw)
+            self.summary, self.exporter.box, W.HTML("<b>diff A → B</b>"), self.diff_view, self.error], **kw)
         self.add_class("wb-rule-comparison")
         self.refresh()
+
+    def export_rules(self, side: str = "B", path: str | None = None) -> str:
+        """Write rule set A or B to a rule profile file (the "export rules" buttons);
+        `workbench tool DB TOOL ... --rules FILE` then prints that side's text."""
+        return self.exporter.export(side, path)
 
     def refresh(self):
         try:
