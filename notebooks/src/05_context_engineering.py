@@ -135,7 +135,7 @@ cut
 
 # %%
 naive = views.call(wb, "read_region", {"path": "argparse.py", "start_line": 1, "end_line": N_LINES},
-                   rules=Rules(max_chars=10**9))
+                   rules=Rules(max_chars=10**9, max_tokens=10**9))
 print("\n".join(naive.text.splitlines()[-6:]))
 print(f"\n[{naive.tokens:,} tokens]  'parse_args' in the text: {'def parse_args' in naive.text}")
 
@@ -171,7 +171,7 @@ print(len(hidden), "public methods of ArgumentParser start after line", N_LINES,
 # files, one the outline plus the biggest function of each file. When does each cross 60%?
 
 # %%
-whole = Session(wb, Rules(context_window=WINDOW, max_chars=10**9))
+whole = Session(wb, Rules(context_window=WINDOW, max_chars=10**9, max_tokens=10**9), compact=False)
 lean = Session(wb, Rules(context_window=WINDOW))
 for path in math["file"]:
     n = wb.sql("SELECT line_count FROM files WHERE path = ?", [path]).fetchall()[0][0]

@@ -32,14 +32,15 @@ ANNOTATIONS = types.ToolAnnotations(read_only_hint=True, destructive_hint=False,
                                     idempotent_hint=False, open_world_hint=False)
 
 
-def session_key(ctx) -> tuple[str, str | None, str]:
-    """(session key, client name, transport) of a request."""
+def session_key(ctx, local: str = "stdio") -> tuple[str, str | None, str]:
+    """(session key, client name, transport) of a request (`local`: the transport of a
+    request that did not come over HTTP)."""
     params = ctx.session.client_params
     info = params.client_info if params is not None else None
     client = f"{info.name} {info.version}".strip() if info is not None else None
     req = ctx.request
     if req is None:
-        return "stdio", client, "stdio"
+        return local, client, local
     sid = req.headers.get("mcp-session-id")
     if sid:
         return f"http:{sid}", client, "http"
@@ -60,7 +61,7 @@ def build(served: Served) -> Server:
         return types.ListToolsResult(tools=tools)
 
     async def call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
-        key, client, transport = session_key(ctx)
+        key, client, transport = session_key(ctx, served.transport)
         resp = await anyio.to_thread.run_sync(served.call, params.name, params.arguments, key,
                                               client, transport, limiter=one_at_a_time)
         return types.CallToolResult(content=[types.TextContent(text=resp.text)], is_error=resp.error)

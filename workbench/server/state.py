@@ -29,11 +29,16 @@ def _say(msg: str) -> None:
 
 
 class Served:
-    def __init__(self, db: str, profile: Profile | None = None, log: str | None = None,
-                 refresh: bool = False, say=_say):
+    """`db` is an index file (opened read-only here) or an open `Workbench` (used as it is).
+    `transport` names calls that arrive without an HTTP request (stdio, or in-process)."""
+
+    def __init__(self, db, profile: Profile | None = None, log: str | None = None,
+                 refresh: bool = False, say=_say, transport: str = "stdio"):
         from ..api import open as open_db
-        self.db = db
-        self.wb = open_db(db, read_only=True)
+        self._owns_wb = isinstance(db, (str, os.PathLike))
+        self.wb = open_db(str(db), read_only=True) if self._owns_wb else db
+        self.db = str(db) if self._owns_wb else self.wb.db
+        self.transport = transport
         self.profile = profile or Profile(Rules(), default_compact(Rules()))
         self.log = CallLog(log) if log else None
         self.refresh_enabled = refresh
@@ -113,7 +118,8 @@ class Served:
             self.log.close()
             for err in self.log.errors:
                 self.say(f"call log {self.log.path}: {err}")
-        self.wb.close()
+        if self._owns_wb:
+            self.wb.close()
 
 
 def _disk_state(root: str, path: str) -> tuple | None:

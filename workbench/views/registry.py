@@ -254,6 +254,18 @@ def _check_args(name: str, args: dict) -> None:
             raise ToolError(f"error: {name} argument {k!r} must be one of {props[k]['enum']}")
 
 
+def typed_args(name: str, args: dict) -> dict:
+    """`args` converted to the types of tool `name`'s schema (`"40"` -> 40, `"a,b"` ->
+    ["a", "b"]), as an agent's function call would carry them; unchanged when they do not
+    fit the schema (the call then answers with the error)."""
+    out = {k: v for k, v in args.items() if v is not None}
+    try:
+        _check_args(name, out)
+    except (ToolError, KeyError):
+        return dict(args)
+    return out
+
+
 def call(wb, name: str, args: dict | None = None, *, rules: Rules | None = None,
          session=None, refresh=None) -> Response:
     """Run tool `name` with `args` (a dict, as an agent's function call would carry).
