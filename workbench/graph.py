@@ -283,6 +283,9 @@ def symbol_id(con, symbol) -> int:
     s = str(symbol).strip()
     if s.isdigit():
         return int(s)
+    exact = store.run(con, "SELECT symbol_id FROM symbols WHERE qualname = ? LIMIT 2", [s])
+    if len(exact) == 1:             # one definition has this qualified name: the ranking's answer too
+        return exact[0][0]
     found = find_definition(con, s, limit=50)
     if not found:
         raise SymbolNotFound(f"no definition named {s!r}")
@@ -360,36 +363,48 @@ def search_symbols(con, text: str = "", path: str | None = None, kinds=None,
 
 # ---------------------------------------------------------------- callers / callees
 
-_SITE = """
+def _sites(hits: str) -> str:
+    """A call-site query over the edges `hits` selects (a statement with an `edge_id`
+    column): the edges first, then only their callers' and callees' symbols (a join with
+    the whole symbols table costs several times more)."""
+    return f"""
+WITH e AS MATERIALIZED (
+    SELECT * FROM edges WHERE edge_id IN ({hits})
+), s AS MATERIALIZED (
+    SELECT symbol_id, qualname, kind FROM symbols
+    WHERE symbol_id IN (SELECT src_id FROM e UNION SELECT dst_id FROM e)
+)
 SELECT e.src_id, coalesce(s.qualname, '?'), coalesce(s.kind, '?'), e.path, e.line, e.dst_id,
        coalesce(d.qualname, e.dst_qualname), e.dst_name, e.resolution, e.candidates,
        count(*) OVER () AS total
-FROM edges e LEFT JOIN symbols s ON s.symbol_id = e.src_id
-LEFT JOIN symbols d ON d.symbol_id = e.dst_id
+FROM e LEFT JOIN s ON s.symbol_id = e.src_id
+LEFT JOIN s d ON d.symbol_id = e.dst_id
 """
 
-_FIND_CALLERS = _SITE + """
-WHERE e.edge_id IN (
+
+_FIND_CALLERS = _sites("""
     SELECT edge_id FROM edges WHERE kind = 'calls' AND dst_id IN (SELECT unnest($ids))
     UNION
-    SELECT c.edge_id FROM call_candidates c WHERE $amb AND c.symbol_id IN (SELECT unnest($ids)))
+    SELECT c.edge_id FROM call_candidates c WHERE $amb AND c.symbol_id IN (SELECT unnest($ids))""") + """
 ORDER BY e.path, e.line, e.edge_id
 LIMIT $limit OFFSET $offset
 """
 
 
 def find_callers(con, symbol, include_ambiguous: bool = True, limit: int | None = DEFAULT_LIMIT,
-                 offset: int = 0) -> Page:
+                 offset: int = 0, targets: list[int] | None = None) -> Page:
     """Every call site that calls `symbol` (a class: also its constructor), with its
     resolution; ambiguous sites listing `symbol` among their candidates are included
-    (resolution 'ambiguous') unless `include_ambiguous=False`. Sorted by path, line."""
-    ids = constructor_targets(con, symbol_id(con, symbol))
+    (resolution 'ambiguous') unless `include_ambiguous=False`. Sorted by path, line.
+    `targets`: `constructor_targets` of the symbol when the caller has them already."""
+    ids = targets if targets is not None else constructor_targets(con, symbol_id(con, symbol))
     return _query_page(con, _FIND_CALLERS, {"ids": ids, "amb": bool(include_ambiguous)},
                        lambda r: CallSite(*r), limit, offset)
 
 
-_FIND_CALLEES = _SITE + """
-WHERE e.kind = 'calls' AND e.src_id = $sid AND (NOT $resolved_only OR e.dst_id IS NOT NULL)
+_FIND_CALLEES = _sites("""
+    SELECT edge_id FROM edges
+    WHERE kind = 'calls' AND src_id = $sid AND (NOT $resolved_only OR dst_id IS NOT NULL)""") + """
 ORDER BY e.line, e.edge_id
 LIMIT $limit OFFSET $offset
 """
@@ -403,16 +418,20 @@ def find_callees(con, symbol, resolved_only: bool = False, limit: int | None = D
                        lambda r: CallSite(*r), limit, offset)
 
 
-_FIND_UNRESOLVED = _SITE + """
-LEFT JOIN (SELECT path, line FROM edges
-           WHERE kind = 'calls' AND dst_id IN (SELECT unnest($ids))
-           UNION
-           SELECT k.path, k.line FROM call_candidates c JOIN edges k USING (edge_id)
-           WHERE c.symbol_id IN (SELECT unnest($ids))) known
-       ON known.path = e.path AND known.line = e.line
-WHERE e.kind = 'calls' AND e.dst_id IS NULL AND e.candidates IS NULL
-  AND coalesce(e.resolution, 'unresolved') NOT IN ('builtin', 'external')   -- known to be elsewhere
-  AND (e.dst_name = $name OR ends_with(e.dst_name, '.' || $name)) AND known.path IS NULL
+_FIND_UNRESOLVED = _sites("""
+    WITH u AS MATERIALIZED (        -- unbound calls written with the name (a string scan, once)
+        SELECT edge_id, path, line FROM edges
+        WHERE kind = 'calls' AND dst_id IS NULL AND candidates IS NULL
+          AND coalesce(resolution, 'unresolved') NOT IN ('builtin', 'external')   -- known to be elsewhere
+          AND (dst_name = $name OR ends_with(dst_name, '.' || $name))
+    ), known AS (                   -- lines that already call (or may call) one of the targets
+        SELECT path, line FROM edges WHERE kind = 'calls' AND dst_id IN (SELECT unnest($ids))
+        UNION
+        SELECT path, line FROM edges
+        WHERE edge_id IN (SELECT edge_id FROM call_candidates WHERE symbol_id IN (SELECT unnest($ids)))
+    )
+    SELECT u.edge_id FROM u LEFT JOIN known k ON k.path = u.path AND k.line = u.line
+    WHERE k.path IS NULL""") + """
 ORDER BY e.path, e.line, e.edge_id
 LIMIT $limit OFFSET $offset
 """

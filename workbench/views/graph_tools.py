@@ -162,10 +162,11 @@ def find_callers(ctx: Context, symbol: str, offset: int = 0):
     name = qual.rsplit(".", 1)[-1]
     size = ctx.rules.max_rows
     # one list: the resolved call sites, then the unresolved calls using the name
-    sites = graph.find_callers(ctx.con, sid, limit=size, offset=offset)
+    targets = graph.constructor_targets(ctx.con, sid)
+    sites = graph.find_callers(ctx.con, sid, limit=size, offset=offset, targets=targets)
     r_total = sites.total
-    maybe = graph.find_unresolved_calls(ctx.con, name, graph.constructor_targets(ctx.con, sid),
-                                        limit=size - len(sites), offset=max(0, offset - r_total))
+    maybe = graph.find_unresolved_calls(ctx.con, name, targets, limit=size - len(sites),
+                                        offset=max(0, offset - r_total))
     total = r_total + maybe.total
     head = [f"callers of {qual} ({me[2]}:{span(me[3], me[4])}): {_plural(r_total, 'call site')}"
             + (f", and {_plural(maybe.total, 'unresolved call')} using the name" if maybe.total else "")]

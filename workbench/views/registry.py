@@ -164,7 +164,7 @@ def _run(name: str, impl, wb, args: dict, rules: Rules, session, tok, head: list
     budget = Budget(rules.max_chars, rules.max_tokens, tok)
     if head:
         budget = budget.less(len(spent) + 1, tok.count(spent) + 1)
-    ctx = Context(con, root_of(con), rules, session, budget, name)
+    ctx = Context(con, getattr(wb, "root", None) or root_of(con), rules, session, budget, name)
     ans = _answer(impl(ctx, **args))
     used = ans.files if ans.files is not None else tuple(ans.versions)
     found = freshness.stale(con, ctx.root, set(used) - set(ans.checked)) if used else {}
