@@ -200,6 +200,12 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
         caps = QueryCursor(c.errors).captures(root)
         rows.error_count = max(1, sum(len(v) for v in caps.values()))
         rows.status = "partial"
+        if spec.macro_repair:           # C/C++: blank annotation macros where they broke the parse
+            from .languages.macro_repair import repair as macro_repair
+            tree, n = macro_repair(data, tree, c.parser, c.errors)
+            root = tree.root_node
+            rows.error_count = n
+            rows.status = "partial" if n else "ok"
 
     defs: dict[tuple[int, int], _Def] = {}
     relations: list[tuple[tuple[int, int], str, object]] = []
@@ -294,7 +300,9 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
             nd.body = body
             return nd
         items = repair(data, items, make_def)
-    items.sort(key=lambda d: (d.start, -d.end))
+    # equal spans (`typedef struct T {..} A, *PA;`): the one with a body sorts last, so it
+    # is the parent of what its body holds and the others are its siblings
+    items.sort(key=lambda d: (d.start, -d.end, d.body is not None))
 
     module = _module_symbol(mod_qual, line_count, file_end, lexical_module_doc)
     if module_doc is not None and spec.docstrings:

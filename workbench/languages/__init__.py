@@ -52,6 +52,7 @@ class LanguageSpec:
     trailing_comments_in_body: bool = False  # indentation grammars: trailing comments end no block
     visibility: str = "modifiers"         # modifiers | pub (Rust) | case (Go) | static (C)
     indent_repair: bool = False           # broken files: repair ranges by indentation (indent_repair.py)
+    macro_repair: bool = False            # broken files: re-parse with annotation macros blanked (macro_repair.py)
     # (extensions, pattern, language): a file with one of these extensions whose bytes match
     # the pattern is that other language (C++ headers named `.h`)
     content_switch: tuple | None = None
@@ -85,10 +86,11 @@ _add(LanguageSpec("rust", "rust", (".rs",), query="rust", index_stems=("mod",), 
 _CPP_MARKERS = re.compile(
     rb"^[ \t]*(?:class[ \t]+[A-Za-z_]\w*[ \t]*(?:final[ \t]*)?[:{;\n]|namespace(?:[ \t]+[A-Za-z_][\w:]*)?\s*\{"
     rb"|using[ \t]+namespace[ \t]|template[ \t]*<|(?:public|private|protected)[ \t]*:)", re.M)
-_add(LanguageSpec("c", "c", (".c", ".h"), query="c", visibility="static",
+_add(LanguageSpec("c", "c", (".c", ".h"), query="c", visibility="static", macro_repair=True,
                   content_switch=((".h",), _CPP_MARKERS, "cpp")))
 _add(LanguageSpec("cpp", "cpp", (".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++",
-                                 ".ipp", ".tpp"), query="cpp", out_of_line_methods=True))
+                                 ".ipp", ".tpp"), query="cpp", out_of_line_methods=True,
+                  macro_repair=True))
 
 # Languages the grammar pack knows, indexed with the generic rule (named definition nodes).
 _GENERIC = {

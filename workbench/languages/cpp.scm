@@ -73,9 +73,26 @@
 (translation_unit (alias_declaration name: (type_identifier) @name) @definition.type)
 (declaration_list (alias_declaration name: (type_identifier) @name) @definition.type)
 (field_declaration_list (alias_declaration name: (type_identifier) @name) @definition.type)
+; `typedef typename Traits::Bits Bits;`, `typedef std::vector<T> List;`,
+; `typedef std::ostream& (*Manip)(std::ostream&);`
 (type_definition
-  type: [(qualified_identifier) (template_type)]
-  declarator: (type_identifier) @name) @definition.type
+  type: [(qualified_identifier) (template_type) (dependent_type) (decltype)]
+  declarator: [(type_identifier) @name
+               (pointer_declarator declarator: (type_identifier) @name)
+               (reference_declarator (type_identifier) @name)]) @definition.type
+(type_definition
+  declarator: [(reference_declarator
+                 (function_declarator
+                   declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
+               (function_declarator
+                 declarator: (parenthesized_declarator
+                   (pointer_declarator declarator: (qualified_identifier) (type_identifier) @name)))]) @definition.type
+
+; Reference members (`Container& container_;`, `const T& value_;`).
+(field_declaration_list
+  (field_declaration
+    declarator: [(reference_declarator (field_identifier) @name)
+                 (reference_declarator (pointer_declarator declarator: (field_identifier) @name))]) @definition.field)
 
 ; ---------------------------------------------------------------- heritage
 

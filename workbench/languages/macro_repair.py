@@ -1,0 +1,172 @@
+"""C and C++: re-parse the regions that annotation macros broke, with those macros blanked.
+
+Real C and C++ code wraps declarations in macros the parser cannot expand: export and
+attribute macros before a class or function (`class GTEST_API_ Helper {`,
+`FMT_CONSTEXPR auto f()`), annotations after a declarator (`int x OVS_GUARDED;`,
+`void f(void) OVS_REQUIRES(m);`), Microsoft's source annotations (`_In_ PVOID p`,
+`_IRQL_requires_max_(DISPATCH_LEVEL)`), and macros that open or close a namespace on a
+line of their own (`FMT_BEGIN_NAMESPACE`). tree-sitter's error recovery then drops or
+misplaces whole classes, functions and namespaces.
+
+`repair` finds such macros by their shape and place, only on the lines of the parse's
+ERROR and MISSING nodes, overwrites them with spaces (the same number of bytes, newlines
+kept, so every byte offset and line number stays that of the original file), and lets
+tree-sitter re-parse incrementally: the unchanged parts of the tree are reused. Rounds
+repeat while the number of errors falls (at most `MAX_ROUNDS`); a round that raises it is
+dropped (one that keeps it is kept: the macros it blanked were not the code's structure). Names and text are always read from the original bytes.
+"""
+from __future__ import annotations
+
+import re
+
+MAX_ROUNDS = 3
+
+# an upper-case macro name: two or more characters, digits and underscores allowed
+_MACRO = rb"[A-Z][A-Z0-9_]*[A-Z0-9_]"
+# arguments: one level of nested parentheses
+_ARGS = rb"(?:[ \t]*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))?"
+# Microsoft source annotations: `_In_`, `_Out_writes_(n)`, `_IRQL_requires_max_(X)`
+_SAL = re.compile(rb"(?<![\w])_[A-Z]\w*_(?![\w])" + _ARGS)
+# `class EXPORT_MACRO Name {` / `struct OVS_LOCKABLE ovs_mutex {`
+_TAG = re.compile(rb"\b(?:class|struct|union|enum)[ \t]+((?:" + _MACRO + _ARGS + rb"[ \t]+)+)"
+                  rb"(?=[A-Za-z_]\w*(?:<[^;{}]*>)?[ \t\n]*(?:[:{]|final\b))")
+# a word that starts a declaration once the macros before it are gone
+_DECL_START = (rb"(?:template|class|struct|union|enum|namespace|inline|static|extern|constexpr|"
+               rb"consteval|virtual|explicit|friend|const|volatile|void|bool|int|char|unsigned|"
+               rb"signed|long|short|float|double|auto|typename|typedef|using)\b"
+               rb"|[A-Za-z_][\w:]*(?:<[^;{}()]*>)?[ \t*&]+[*&]*~?[A-Za-z_][\w:]*[ \t]*[(;=\[,{]")
+# `GTEST_API_ Result f(` / `FMT_FUNC void f(` / `FMT_CONSTEXPR inline auto g(` at a line start
+# (after `template <..>` and specifiers too: `constexpr FMT_INLINE value(int v)`), and
+# `FMT_CONSTEXPR basic_string_view(` (a constructor)
+_LEAD = re.compile(rb"^[ \t]*(?:template[ \t]*<[^;{}]*>[ \t]+)?"
+                   rb"(?:(?:constexpr|inline|static|virtual|explicit|friend|extern)[ \t]+)*"
+                   rb"((?:" + _MACRO + _ARGS + rb"[ \t]+)+)"
+                   rb"(?=" + _DECL_START + rb"|~?[A-Za-z_]\w*[a-z]\w*[ \t]*\()", re.M)
+# a macro standing for a template parameter: `template <typename T, FMT_ENABLE_IF(cond)>`
+_TPARAM = re.compile(rb"(,[ \t\n]*" + _MACRO + _ARGS + rb")(?=[ \t\n]*>)")
+# a macro alone on its line: `FMT_BEGIN_NAMESPACE`, `GTEST_DISABLE_MSC_WARNINGS_PUSH_(4251)`
+_ALONE = re.compile(rb"^[ \t]*([A-Z][A-Z0-9]*_[A-Z0-9_]*" + _ARGS + rb")[ \t]*$", re.M)
+# annotations after a declarator or a parameter list: `int x OVS_GUARDED;`,
+# `void f(void) OVS_REQUIRES(m);`, `int get() const FMT_NOEXCEPT {`
+_TRAIL = re.compile(rb"(?<=[\w\])])((?:[ \t]+(?:const|noexcept|override|final))*)"
+                    rb"((?:[ \t\n]+" + _MACRO + _ARGS + rb")+)(?=[ \t\n]*(?:[;,{=]|override\b|final\b))")
+
+
+def _in_directive(data: bytes, pos: int) -> bool:
+    """Whether `pos` lies in a preprocessor directive (its line or a `\\`-continued one)."""
+    start = data.rfind(b"\n", 0, pos) + 1
+    while True:
+        if data[start:pos].lstrip().startswith(b"#"):
+            return True
+        prev_end = start - 1
+        if prev_end <= 0 or not data[:prev_end].rstrip(b"\r").endswith(b"\\"):
+            return False
+        pos = prev_end
+        start = data.rfind(b"\n", 0, prev_end) + 1
+
+
+def _spans(data: bytes, lo: int, hi: int) -> list[tuple[int, int]]:
+    """Byte spans of the macros to blank within data[lo:hi] (whole lines), none inside a
+    preprocessor directive (a macro's replacement text is not parsed as code)."""
+    out = [m.span() for m in _SAL.finditer(data, lo, hi)]
+    for rx in (_TAG, _LEAD, _ALONE, _TPARAM):
+        out.extend(m.span(1) for m in rx.finditer(data, lo, hi))
+    out.extend(m.span(2) for m in _TRAIL.finditer(data, lo, hi))
+    return [(s, e) for s, e in out if s < e and not _in_directive(data, s)]
+
+
+# nodes whose children are declarations: a damaged region starts at such a child
+_SCOPES = frozenset({"translation_unit", "declaration_list", "field_declaration_list",
+                     "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif"})
+
+
+def _declaration_start(root, s: int, e: int) -> int:
+    """Start byte of the innermost declaration (a child of a `_SCOPES` node) holding the
+    range [s, e), found top-down with a cursor (`Node.parent` walks from the root)."""
+    cur = root.walk()
+    start = s
+    while True:
+        scope = cur.node.type in _SCOPES
+        if cur.goto_first_child_for_byte(s) is None:
+            return start
+        child = cur.node
+        if child.start_byte > s or (child.start_byte == s and child.end_byte <= e):
+            return start
+        if scope:
+            start = child.start_byte
+
+
+def _damaged_lines(data: bytes, root, error_nodes) -> list[tuple[int, int]]:
+    """Byte ranges of the whole lines from the line before the declaration holding each
+    error (`class EXPORT Name {` misparses as a function whose body holds the error) to
+    the error's last line."""
+    ranges = []
+    for n in error_nodes:
+        s, e = n.start_byte, n.end_byte
+        s = min(s, _declaration_start(root, s, e))
+        s = data.rfind(b"\n", 0, s)
+        s = data.rfind(b"\n", 0, s) + 1 if s > 0 else 0   # the line before too
+        e2 = data.find(b"\n", e)
+        ranges.append((s, len(data) if e2 < 0 else e2))
+    ranges.sort()
+    merged: list[list[int]] = []
+    for s, e in ranges:
+        if merged and s <= merged[-1][1] + 1:
+            merged[-1][1] = max(merged[-1][1], e)
+        else:
+            merged.append([s, e])
+    return [(s, e) for s, e in merged]
+
+
+def _blank(buf: bytearray, s: int, e: int) -> bool:
+    changed = False
+    for i in range(s, e):
+        c = buf[i]
+        if c not in (0x20, 0x0A, 0x0D, 0x09):
+            buf[i] = 0x20
+            changed = True
+    return changed
+
+
+def _point(data: bytes, pos: int) -> tuple[int, int]:
+    row = data.count(b"\n", 0, pos)
+    return row, pos - (data.rfind(b"\n", 0, pos) + 1)
+
+
+def _error_nodes(root, error_query) -> list:
+    from tree_sitter import QueryCursor
+    return [n for v in QueryCursor(error_query).captures(root).values() for n in v]
+
+
+def repair(data: bytes, tree, parser, error_query):
+    """`(tree, errors)`: a tree of `data` parsed with the annotation macros of damaged
+    regions blanked and its number of ERROR/MISSING nodes (`error_query` captures them);
+    the tree given when blanking adds errors."""
+    nodes = _error_nodes(tree.root_node, error_query)
+    errors = len(nodes)
+    buf = bytearray(data)
+    for _ in range(MAX_ROUNDS):
+        if not nodes:
+            break
+        text = bytes(buf)
+        edits = []
+        for lo, hi in _damaged_lines(text, tree.root_node, nodes):
+            for s, e in _spans(text, lo, hi):
+                if _blank(buf, s, e):
+                    edits.append((s, e))
+        if not edits:
+            break
+        old = tree.copy()
+        for s, e in edits:
+            p_s, p_e = _point(data, s), _point(data, e)
+            old.edit(start_byte=s, old_end_byte=e, new_end_byte=e,
+                     start_point=p_s, old_end_point=p_e, new_end_point=p_e)
+        new_tree = parser.parse(bytes(buf), old)
+        new_nodes = _error_nodes(new_tree.root_node, error_query)
+        if len(new_nodes) > errors:
+            break                       # blanking made it worse: keep the last tree
+        tree, nodes, stuck = new_tree, new_nodes, len(new_nodes) == errors
+        errors = len(new_nodes)
+        if stuck:
+            break
+    return tree, errors
