@@ -16,8 +16,23 @@ Kinds not counted, and why (everything else ctags emits by default is counted):
     rows of the `imports` table, not definitions.
   * package clauses (Java `p`, Go `p`, Kotlin `p`): the package is the qualname prefix
     of every symbol of the file, not a symbol.
-  * ctags' JavaScript/TypeScript `v`/`C` variables and constants inside functions are
-    not counted when ctags puts them in a function scope (locals are not modelled).
+  * locals: ctags' JavaScript/TypeScript variables and constants, and C/C++ definitions,
+    in a function or method scope (local variables are not modelled). ctags' JavaScript
+    parser often loses the function scope of a local (`const x = ..` in a method of an
+    object, an assignment `x = ..` it takes for a constant), so a JavaScript/TypeScript
+    variable or constant on a line inside the body of a function the index found is a local.
+  * JavaScript object literals: ctags calls a non-function property value `property` and an
+    object literal (`x = { a: {..} }`) a `class` and a shorthand member (`{ CLIEngine }`) a
+    `field` (a `field` counts only in an ES class, and not on a line inside a method body,
+    where ctags takes uses of `this.x` for fields); the index keeps the functions of an object
+    literal (`{ run() {} }` is a symbol) but no plain values (docs/queries.md). ES classes
+    (`class Name`) are counted.
+  * JavaScript `A.prototype.f = g;`: ctags calls every assignment to a prototype member a
+    method; one whose value is a name rebinds an existing function and defines none.
+  * C/C++ include guards (the `#define` of the name a header's first `#ifndef` tests: no
+    API), and names ctags took from annotation macros (`int x OVS_GUARDED;` gives ctags a
+    member `OVS_GUARDED`): tags whose name is a macro of the corpus or a Microsoft source
+    annotation (`_In_`, `_IRQL_requires_`), of a kind other than macro.
 
   .venv/bin/python bench/ctags_recall.py [--only c,cpp] [--cache DIR] [--misses N] [--kinds]
 """
@@ -176,6 +191,7 @@ def ctags_tags(exe: str, root: str, paths: dict[str, str]) -> list[dict]:
 _SAL = re.compile(r"^_[A-Z]\w*_$")
 _GUARD = re.compile(rb"^\s*#\s*(?:ifndef\s+(\w+)|if\s+!\s*defined\s*\(?\s*(\w+))", re.M)
 _REQUIRE = re.compile(r"=\s*require\s*\(")
+_REBIND = re.compile(r"\.prototype\.[\w$]+\s*=\s*[\w$.]+;?\$/$")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -190,9 +206,14 @@ def _guard(root: str, path: str) -> str | None:
     return (m.group(1) or m.group(2)).decode() if m else None
 
 
-def _excluded(t: dict, kind: str, root: str, macros: set) -> str | None:
+def _is_object_literal(t: dict) -> bool:
+    """A ctags JavaScript `class` that is an object literal, not a `class Name`."""
+    return not re.search(r"\bclass\s+" + re.escape(t["name"]) + r"\b", t.get("pattern", ""))
+
+
+def _excluded(t: dict, kind: str, root: str, ctx: dict) -> str | None:
     """Why a ctags tag is not counted (see the module docstring), or None."""
-    clang, name = t["clang"], t["name"]
+    clang, name, macros = t["clang"], t["name"], ctx["macros"]
     if (clang, kind) in EXCLUDED:
         return f"{clang} {kind}"
     if name.startswith("__anon"):
@@ -205,8 +226,17 @@ def _excluded(t: dict, kind: str, root: str, macros: set) -> str | None:
         if t.get("scopeKind") in ("function", "method"):
             return "local"
     if clang in ("JavaScript", "TypeScript"):
-        if kind in ("variable", "constant") and t.get("scopeKind") in LOCAL_SCOPES:
+        if name.startswith("AnonymousFunction"):
+            return "anonymous"
+        line = t.get("line", 0)
+        if kind in ("variable", "constant", "field") and (t.get("scopeKind") in LOCAL_SCOPES or any(
+                b < line <= e for b, e in ctx["bodies"].get(t["path"], ()))):
             return "local"
+        if clang == "JavaScript" and (kind == "property" or kind == "class" and _is_object_literal(t)
+                                      or kind == "field" and (t["path"], t.get("scope")) not in ctx["classes"]):
+            return "object literal value"
+        if kind == "method" and _REBIND.search(t.get("pattern", "")):
+            return "member rebound to an existing value"
         if kind in ("variable", "constant") and _REQUIRE.search(t.get("pattern", "")):
             return "require() import"
     return None
@@ -231,6 +261,9 @@ def score(name: str, root: str, exe: str, misses: int, by_kind: bool) -> dict:
         paths = dict(con.execute("SELECT path, language FROM files WHERE status IN ('ok', 'partial')").fetchall())
         syms = con.execute("""SELECT path, name, start_line, coalesce(body_start_line, end_line),
                                      end_line FROM symbols WHERE kind <> 'module'""").fetchall()
+        bodies = con.execute("""SELECT path, body_start_line, end_line FROM symbols
+                                WHERE kind IN ('function', 'method', 'lambda')
+                                  AND body_start_line IS NOT NULL""").fetchall()
         con.close()
     have = collections.defaultdict(list)
     for path, nm, s, h, e in syms:
@@ -242,9 +275,16 @@ def score(name: str, root: str, exe: str, misses: int, by_kind: bool) -> dict:
     missed = collections.defaultdict(list)
     excluded = collections.Counter()
     macros = {t["name"] for t in tags if t.get("kind") == "macro"}
+    fn_bodies = collections.defaultdict(list)
+    for path, b, e in bodies:
+        fn_bodies[path].append((b, e))
+    ctx = {"macros": macros, "bodies": fn_bodies, "classes": {
+        (t["path"], f"{t['scope']}.{t['name']}" if t.get("scope") else t["name"])
+        for t in tags if t["clang"] == "JavaScript" and t.get("kind") == "class"
+        and not _is_object_literal(t)}}
     for t in tags:
         kind = t.get("kind", "?")
-        why = _excluded(t, kind, root, macros)
+        why = _excluded(t, kind, root, ctx)
         if why:
             excluded[why] += 1
             continue
