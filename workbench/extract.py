@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Parser, Query, QueryCursor
 
+from .doctext import comment_summary, docstring_summary
 from .languages import LanguageSpec, grammar, module_path, query_text
 
 MAX_SIGNATURE = 240
@@ -128,38 +129,7 @@ def _collapse(s: str) -> str:
     return _WS.sub(" ", s).strip()
 
 
-_DOC_QUOTES = re.compile(r'^[rRbBuUfF]{0,2}("""|\'\'\'|"|\')')
-
-
-def docstring_first_line(raw: str) -> str | None:
-    """First non-empty line of a Python string literal's content."""
-    m = _DOC_QUOTES.match(raw)
-    if m:
-        q = m.group(1)
-        raw = raw[m.end():]
-        if raw.endswith(q):
-            raw = raw[: -len(q)]
-    for line in raw.splitlines():
-        line = line.strip()
-        if line:
-            return line
-    return None
-
-
-_COMMENT_MARK = re.compile(r"^\s*(///?|//!|/\*+!?|\*+/?|#+|--+|;+)?\s?")
 _LICENSE = re.compile(r"copyright|licen[cs]e|spdx-", re.I)
-
-
-def comment_first_line(lines: list[str]) -> str | None:
-    """First meaningful line of a comment block (markers stripped, javadoc tags skipped)."""
-    for raw in lines:
-        line = _COMMENT_MARK.sub("", raw, count=1).strip()
-        if line.endswith("*/"):
-            line = line[:-2].strip()
-        if not line or line.startswith("@") or set(line) <= set("*/-=#"):
-            continue
-        return line
-    return None
 
 
 # ---------------------------------------------------------------- extraction
@@ -306,7 +276,7 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
 
     module = _module_symbol(mod_qual, line_count, file_end, lexical_module_doc)
     if module_doc is not None and spec.docstrings:
-        module = module[:10] + (docstring_first_line(_text(data, module_doc.start_byte, module_doc.end_byte)),) + module[11:]
+        module = module[:10] + (docstring_summary(_text(data, module_doc.start_byte, module_doc.end_byte)),) + module[11:]
     sym_rows = [module]
     stack: list[_Def] = []
     ns_prefix = mod_qual
@@ -351,7 +321,7 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
         dn = docs.get((d.name_node.start_byte, d.name_node.end_byte))
         if dn is not None and spec.docstrings and (
                 d.body is None or dn.start_point[0] == d.body.start_point[0]):
-            doc = docstring_first_line(_text(data, dn.start_byte, dn.end_byte))
+            doc = docstring_summary(_text(data, dn.start_byte, dn.end_byte))
         elif d.doc is not None:         # read lexically by a repair hook
             doc = d.doc
         decorators = [_collapse(_text(data, x.start_byte, x.end_byte)) for x in
@@ -376,6 +346,8 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
     if not spec.docstrings and comments:
         _attach_comment_docs(data, comments, items, sym_rows)
 
+    if spec.declaration_files and path.endswith(spec.declaration_files):
+        sym_rows = _as_declarations(sym_rows)
     rows.symbols = sym_rows
     # ---- edges
     edges = rows.edges
@@ -426,6 +398,12 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
     if binds:
         _emit_bindings(data, binds, items, rows)
     return rows
+
+
+def _as_declarations(sym_rows: list) -> list:
+    """Every symbol but the module marked `is_declaration` (a stub file declares)."""
+    i = SYMBOL_FIELDS.index("is_declaration")
+    return [r if r[1] == "module" else r[:i] + (True,) + r[i + 1:] for r in sym_rows]
 
 
 def _ends_with_comment(data: bytes, end: int) -> bool:
@@ -550,7 +528,7 @@ def _visibility(name: str, sig: str, spec: LanguageSpec) -> str:
 
 def _attach_comment_docs(data: bytes, comments: list, items: list, sym_rows: list) -> None:
     """Doc of a definition = the comment block directly above it (no blank line between),
-    at most 3 lines read, license headers excluded."""
+    its first sentence (workbench.doctext), license headers excluded."""
     by_end_line: dict[int, object] = {}
     for cnode in comments:
         by_end_line[_line_end(cnode)] = cnode
@@ -571,7 +549,7 @@ def _attach_comment_docs(data: bytes, comments: list, items: list, sym_rows: lis
         text = "\n".join(_text(data, x.start_byte, x.end_byte) for x in block)
         if _LICENSE.search(text):
             continue
-        doc = comment_first_line(text.splitlines()[:3] if len(block) > 1 else text.splitlines())
+        doc = comment_summary(text.splitlines())
         if doc:
             sym_rows[d.idx] = row[:10] + (doc,) + row[11:]
 

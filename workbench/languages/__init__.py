@@ -53,6 +53,9 @@ class LanguageSpec:
     visibility: str = "modifiers"         # modifiers | pub (Rust) | case (Go) | static (C)
     indent_repair: bool = False           # broken files: repair ranges by indentation (indent_repair.py)
     macro_repair: bool = False            # broken files: re-parse with annotation macros blanked (macro_repair.py)
+    # files that only declare (Python `.pyi` stubs): their symbols are `is_declaration`, so a
+    # lookup prefers the implementation of the same qualname and still finds the stub
+    declaration_files: tuple[str, ...] = ()
     # (extensions, pattern, language): a file with one of these extensions whose bytes match
     # the pattern is that other language (C++ headers named `.h`)
     content_switch: tuple | None = None
@@ -70,6 +73,7 @@ def _add(spec: LanguageSpec) -> None:
 
 
 _add(LanguageSpec("python", "python", (".py", ".pyi", ".pyw"), query="python",
+                  declaration_files=(".pyi",),
                   index_stems=("__init__",), docstrings=True, class_scope_visible=False,
                   private_prefix="_", trailing_comments_in_body=True, indent_repair=True))
 _add(LanguageSpec("javascript", "javascript", (".js", ".mjs", ".cjs", ".jsx"), query="javascript",

@@ -21,7 +21,8 @@
 ; Docstrings: the first statement of a body, or of the module.
 (function_definition name: (identifier) @name body: (block . (string) @doc))
 (class_definition name: (identifier) @name body: (block . (string) @doc))
-(module . (string) @doc.module)
+; the module docstring may follow comments (a licence header, a shebang, a coding line)
+(module . (comment)* . (string) @doc.module)
 
 ; Class-level fields and module variables (plain, annotated and chained assignments).
 (class_definition
