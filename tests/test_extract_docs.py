@@ -172,3 +172,8 @@ def test_the_stub_stays_findable(tmp_path):
     # find_definition ranks the implementation first and lists the stub after it
     found = call(wb, "find_definition", {"symbol": "pkg.conf.parse"}).text
     assert found.index("pkg/conf.py:") < found.index("pkg/conf.pyi:"), found
+
+
+def test_a_backslash_newline_after_the_quotes_is_no_text():
+    assert docstring_summary('"""\\\nRead the socket.  More."""') == "Read the socket."
+    assert docstring_summary('r"""\\d+ digits."""') == "\\d+ digits."

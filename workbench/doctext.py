@@ -52,9 +52,12 @@ def docstring_summary(raw: str) -> str | None:
     m = _DOC_QUOTES.match(raw)
     if m:
         q = m.group(1)
+        is_raw = "r" in raw[: m.start(1)].lower()
         raw = raw[m.end():]
         if raw.endswith(q):
             raw = raw[: -len(q)]
+        if not is_raw:
+            raw = raw.replace("\\\n", "")     # a backslash-newline continues the line
     return summary(raw.expandtabs().splitlines())
 
 

@@ -88,12 +88,13 @@
                (array_declarator declarator: (type_identifier) @name)]) @definition.type
 
 ; Enumerators (`RED`, `GREEN = 2`): shown with their enum in outlines.
-(enumerator_list (enumerator name: (identifier) @name) @definition.enum_member)
+; (in an enum body, or in an #if block inside one)
+(enumerator name: (identifier) @name) @definition.enum_member
 
 ;; Struct and union fields: pointers, arrays, function pointers (`int (*run)(int);`,
 ; `struct netdev *(*alloc)(void);`, `void (*handlers[4])(int);`).
-(field_declaration_list
-  (field_declaration
+; (A field declaration only stands in a struct body, or in an #if block inside one.)
+(field_declaration
     declarator: [(field_identifier) @name
                  (pointer_declarator declarator: (field_identifier) @name)
                  (pointer_declarator declarator: (pointer_declarator declarator: (field_identifier) @name))
@@ -112,7 +113,7 @@
                    declarator: (pointer_declarator
                      declarator: (function_declarator
                        declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name)))))
-                ]) @definition.field)
+                ]) @definition.field
 
 ; ---------------------------------------------------------------- macros
 ; Object-like macros, with a value or without (`#define FMT_API`); the signature of a

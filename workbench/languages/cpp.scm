@@ -89,10 +89,9 @@
                    (pointer_declarator declarator: (qualified_identifier) (type_identifier) @name)))]) @definition.type
 
 ; Reference members (`Container& container_;`, `const T& value_;`).
-(field_declaration_list
-  (field_declaration
-    declarator: [(reference_declarator (field_identifier) @name)
-                 (reference_declarator (pointer_declarator declarator: (field_identifier) @name))]) @definition.field)
+(field_declaration
+  declarator: [(reference_declarator (field_identifier) @name)
+               (reference_declarator (pointer_declarator declarator: (field_identifier) @name))]) @definition.field
 
 ; ---------------------------------------------------------------- heritage
 

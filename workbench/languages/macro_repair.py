@@ -46,10 +46,13 @@ _LEAD = re.compile(rb"^[ \t]*(?:template[ \t]*<[^;{}]*>[ \t]+)?"
 _TPARAM = re.compile(rb"(,[ \t\n]*" + _MACRO + _ARGS + rb")(?=[ \t\n]*>)")
 # a macro alone on its line: `FMT_BEGIN_NAMESPACE`, `GTEST_DISABLE_MSC_WARNINGS_PUSH_(4251)`
 _ALONE = re.compile(rb"^[ \t]*([A-Z][A-Z0-9]*_[A-Z0-9_]*" + _ARGS + rb")[ \t]*$", re.M)
-# annotations after a declarator or a parameter list: `int x OVS_GUARDED;`,
-# `void f(void) OVS_REQUIRES(m);`, `int get() const FMT_NOEXCEPT {`
-_TRAIL = re.compile(rb"(?<=[\w\])])((?:[ \t]+(?:const|noexcept|override|final))*)"
+# annotations after a parameter list: `void f(void) OVS_REQUIRES(m);`,
+# `int get() const FMT_NOEXCEPT {`, `void g() GTEST_LOCK_EXCLUDED_(mu) override;`
+_TRAIL = re.compile(rb"(?<=\))((?:[ \t]+(?:const|noexcept|override|final))*)"
                     rb"((?:[ \t\n]+" + _MACRO + _ARGS + rb")+)(?=[ \t\n]*(?:[;,{=]|override\b|final\b))")
+# annotations after a variable or member name: `int x OVS_GUARDED;`, `T v_ GUARDED_BY(mu) = 0;`
+_TRAIL_NAME = re.compile(rb"(?<=[\w\]])(?<!\bclass)(?<!\bstruct)(?<!\bunion)(?<!\benum)(?<!\bnamespace)()"
+                         rb"((?:[ \t]+" + _MACRO + _ARGS + rb")+)(?=[ \t]*[;,=])")
 
 
 def _in_directive(data: bytes, pos: int) -> bool:
@@ -71,7 +74,8 @@ def _spans(data: bytes, lo: int, hi: int) -> list[tuple[int, int]]:
     out = [m.span() for m in _SAL.finditer(data, lo, hi)]
     for rx in (_TAG, _LEAD, _ALONE, _TPARAM):
         out.extend(m.span(1) for m in rx.finditer(data, lo, hi))
-    out.extend(m.span(2) for m in _TRAIL.finditer(data, lo, hi))
+    for rx in (_TRAIL, _TRAIL_NAME):
+        out.extend(m.span(2) for m in rx.finditer(data, lo, hi))
     return [(s, e) for s, e in out if s < e and not _in_directive(data, s)]
 
 
@@ -128,45 +132,59 @@ def _blank(buf: bytearray, s: int, e: int) -> bool:
     return changed
 
 
-def _point(data: bytes, pos: int) -> tuple[int, int]:
-    row = data.count(b"\n", 0, pos)
-    return row, pos - (data.rfind(b"\n", 0, pos) + 1)
-
-
 def _error_nodes(root, error_query) -> list:
     from tree_sitter import QueryCursor
     return [n for v in QueryCursor(error_query).captures(root).values() for n in v]
 
 
+class _Points:
+    """(row, column) of byte offsets given in ascending order, counted incrementally."""
+
+    def __init__(self, data: bytes):
+        self.data, self.pos, self.row = data, 0, 0
+
+    def at(self, pos: int) -> tuple[int, int]:
+        self.row += self.data.count(b"\n", self.pos, pos)
+        self.pos = pos
+        return self.row, pos - (self.data.rfind(b"\n", 0, pos) + 1)
+
+
+def suspect(data: bytes) -> bool:
+    """Whether a file that parsed without errors may still hold a macro-broken declaration:
+    `class EXPORT Name {` parses cleanly as a function `Name` returning `class EXPORT`."""
+    return _TAG.search(data) is not None
+
+
 def repair(data: bytes, tree, parser, error_query):
     """`(tree, errors)`: a tree of `data` parsed with the annotation macros of damaged
-    regions blanked and its number of ERROR/MISSING nodes (`error_query` captures them);
-    the tree given when blanking adds errors."""
-    nodes = _error_nodes(tree.root_node, error_query)
+    regions blanked, and its number of ERROR/MISSING nodes (`error_query` captures them);
+    the tree given when blanking adds errors. The first round also blanks the macros of
+    `class EXPORT Name {` anywhere (its misparse holds no error)."""
+    nodes = _error_nodes(tree.root_node, error_query) if tree.root_node.has_error else []
     errors = len(nodes)
     buf = bytearray(data)
-    for _ in range(MAX_ROUNDS):
-        if not nodes:
-            break
+    tags = [m.span(1) for m in _TAG.finditer(data)]
+    for rnd in range(MAX_ROUNDS):
         text = bytes(buf)
-        edits = []
+        spans = [sp for sp in tags if not _in_directive(text, sp[0])] if rnd == 0 else []
         for lo, hi in _damaged_lines(text, tree.root_node, nodes):
-            for s, e in _spans(text, lo, hi):
-                if _blank(buf, s, e):
-                    edits.append((s, e))
+            spans.extend(_spans(text, lo, hi))
+        edits = sorted({(s, e) for s, e in spans if _blank(buf, s, e)})
         if not edits:
             break
         old = tree.copy()
+        points = _Points(data)
         for s, e in edits:
-            p_s, p_e = _point(data, s), _point(data, e)
+            p_s = points.at(s)
+            p_e = points.at(e)
             old.edit(start_byte=s, old_end_byte=e, new_end_byte=e,
                      start_point=p_s, old_end_point=p_e, new_end_point=p_e)
         new_tree = parser.parse(bytes(buf), old)
-        new_nodes = _error_nodes(new_tree.root_node, error_query)
+        new_nodes = _error_nodes(new_tree.root_node, error_query) if new_tree.root_node.has_error else []
         if len(new_nodes) > errors:
             break                       # blanking made it worse: keep the last tree
         tree, nodes, stuck = new_tree, new_nodes, len(new_nodes) == errors
         errors = len(new_nodes)
-        if stuck:
+        if stuck or not nodes:
             break
     return tree, errors
