@@ -170,9 +170,10 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
         caps = QueryCursor(c.errors).captures(root)
         rows.error_count = max(1, sum(len(v) for v in caps.values()))
         rows.status = "partial"
-        if spec.macro_repair:           # C/C++: blank annotation macros where they broke the parse
-            from .languages.macro_repair import repair as macro_repair
-            tree, n = macro_repair(data, tree, c.parser, c.errors)
+    if spec.macro_repair:               # C/C++: blank annotation macros where they broke the parse
+        from .languages import macro_repair
+        if root.has_error or macro_repair.suspect(data):
+            tree, n = macro_repair.repair(data, tree, c.parser, c.errors)
             root = tree.root_node
             rows.error_count = n
             rows.status = "partial" if n else "ok"
