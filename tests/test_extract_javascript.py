@@ -188,3 +188,41 @@ export function App() {
         ("Badge", "ui.App.Badge", "local", 3),
         ("Layout.Header", None, "unresolved", 3),
     ]
+
+
+def test_rule_objects_visitors_and_class_expressions():
+    ex = snippet("lib/rules/comma.js", """\
+const Cursor = require("./cursor");
+
+module.exports = class ForwardCursor extends Cursor {
+    moveNext() { return this.advance(); }
+};
+
+exports.rule = {
+    meta: { type: "layout" },
+    create(context) {
+        const nodes = {
+            ArrayExpression(node) { check(node, "elements"); },
+            "Program:exit"() { finish(); },
+        };
+        if (context.options.loose) {
+            nodes.ObjectPattern = function(node) { check(node, "properties"); };
+        }
+        let fix;
+        fix = function(fixer) { return fixer.remove(); };
+        return nodes;
+    }
+};
+
+register(class Visitor { visit(n) { return n; } });
+""", "javascript")
+    kinds = {s["qualname"]: s["kind"] for s in ex.symbols}
+    assert kinds["lib.rules.comma.ForwardCursor"] == "class"
+    assert kinds["lib.rules.comma.ForwardCursor.moveNext"] == "method"
+    assert kinds["lib.rules.comma.Visitor.visit"] == "method"
+    create = "lib.rules.comma.create"        # an object assigned to a member is no symbol
+    assert kinds[create] == "function"
+    for fn in ("ArrayExpression", "Program:exit", "ObjectPattern", "fix"):
+        assert kinds[f"{create}.{fn}"] == "function", fn
+    assert ex.calls(f"{create}.ObjectPattern") == ["check"]
+    assert ex.row(f"{create}.ObjectPattern")[2:4] == (15, 15)
