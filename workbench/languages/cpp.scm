@@ -69,10 +69,15 @@
                  (reference_declarator (function_declarator declarator: [(identifier) (qualified_identifier)] @name))])) @declaration.function
 (template_declaration (alias_declaration name: (type_identifier) @name)) @definition.type
 
-; `using Id = std::string;` at file, namespace or class scope (not local aliases).
+; `using Id = std::string;` at file, namespace or class scope, also in #if blocks (not local
+; aliases).
 (translation_unit (alias_declaration name: (type_identifier) @name) @definition.type)
 (declaration_list (alias_declaration name: (type_identifier) @name) @definition.type)
 (field_declaration_list (alias_declaration name: (type_identifier) @name) @definition.type)
+(preproc_ifdef (alias_declaration name: (type_identifier) @name) @definition.type)
+(preproc_if (alias_declaration name: (type_identifier) @name) @definition.type)
+(preproc_else (alias_declaration name: (type_identifier) @name) @definition.type)
+(preproc_elif (alias_declaration name: (type_identifier) @name) @definition.type)
 ; `typedef typename Traits::Bits Bits;`, `typedef std::vector<T> List;`,
 ; `typedef std::ostream& (*Manip)(std::ostream&);`
 (type_definition
