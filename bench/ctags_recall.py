@@ -12,8 +12,9 @@ Kinds not counted, and why (everything else ctags emits by default is counted):
 
   * every language: tags ctags names `__anon...` (an anonymous struct/enum/union has no
     name to look up); tags of files the index did not parse (skipped as binary/too big).
-  * import bindings (Python `I` namespace = `import x as y`, Go `P` packageName, Rust none):
-    rows of the `imports` table, not definitions.
+  * import bindings (Python `I` namespace = `import x as y` and `x` unknown = `from m import
+    y`, Go `P` packageName, TypeScript `alias` tags that are no `type X =` but an imported
+    type): rows of the `imports` table, not definitions.
   * package clauses (Java `p`, Go `p`, Kotlin `p`): the package is the qualname prefix
     of every symbol of the file, not a symbol.
   * locals: ctags' JavaScript/TypeScript variables and constants, and C/C++ definitions,
@@ -144,7 +145,7 @@ CTAGS_LANG = {"c": "C", "cpp": "C++", "javascript": "JavaScript", "typescript": 
               "php": "PHP", "lua": "Lua", "csharp": "C#", "kotlin": "Kotlin"}
 
 # (ctags language, kind) not counted: see the module docstring
-EXCLUDED = {("Python", "namespace"), ("Go", "packageName"), ("Go", "package"),
+EXCLUDED = {("Python", "namespace"), ("Python", "unknown"), ("Go", "packageName"), ("Go", "package"),
             ("Java", "package"), ("Kotlin", "package")}
 LOCAL_SCOPES = {"function", "method", "func", "getter", "setter", "generator"}
 
@@ -237,6 +238,9 @@ def _excluded(t: dict, kind: str, root: str, ctx: dict) -> str | None:
             return "object literal value"
         if kind == "method" and _REBIND.search(t.get("pattern", "")):
             return "member rebound to an existing value"
+        if clang == "TypeScript" and kind == "alias" and not re.search(
+                r"\btype\s+" + re.escape(name) + r"\b\s*[<=]", t.get("pattern", "")):
+            return "import"
         if kind in ("variable", "constant") and _REQUIRE.search(t.get("pattern", "")):
             return "require() import"
     return None
