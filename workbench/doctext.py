@@ -21,7 +21,7 @@ _SENTENCE_END = re.compile(r"[.!?](?=\s)")
 _NOT_AN_END = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|cf|al|approx|resp|Mr|Mrs|Dr|St|No)|\.\.)$")
 
 
-def summary(lines: list[str]) -> str | None:
+def summary(lines) -> str | None:
     """The first sentence of the first paragraph of cleaned-up lines (see the module doc)."""
     para: list[str] = []
     for line in lines:
@@ -64,12 +64,15 @@ def docstring_summary(raw: str) -> str | None:
 def comment_summary(lines: list[str]) -> str | None:
     """Summary of a comment block's lines (`//`, `/* * */`, `#`, `--`, `;` markers stripped;
     rule lines such as `// -----` and a leading javadoc tag skipped)."""
-    out = []
+    return summary(_comment_lines(lines))
+
+
+def _comment_lines(lines):
+    """Comment lines without their markers, read lazily (the summary stops early)."""
     for raw in lines:
         line = _COMMENT_MARK.sub("", raw, count=1).strip()
         if line.endswith("*/"):
             line = line[:-2].strip()
         if line and set(line) <= set("*/-=#"):
             line = ""
-        out.append(line)
-    return summary(out)
+        yield line

@@ -166,6 +166,7 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
     c = compiled(spec)
     tree = c.parser.parse(data)
     root = tree.root_node
+    caps = None
     if root.has_error:
         caps = QueryCursor(c.errors).captures(root)
         rows.error_count = max(1, sum(len(v) for v in caps.values()))
@@ -173,7 +174,7 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
     if spec.macro_repair:               # C/C++: blank annotation macros where they broke the parse
         from .languages import macro_repair
         if root.has_error or macro_repair.suspect(data):
-            tree, n = macro_repair.repair(data, tree, c.parser, c.errors)
+            tree, n = macro_repair.repair(data, tree, c.parser, c.errors, caps)
             root = tree.root_node
             rows.error_count = n
             rows.status = "partial" if n else "ok"

@@ -26,7 +26,7 @@ _MACRO = rb"[A-Z][A-Z0-9_]*[A-Z0-9_]"
 # arguments: one level of nested parentheses
 _ARGS = rb"(?:[ \t]*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))?"
 # Microsoft source annotations: `_In_`, `_Out_writes_(n)`, `_IRQL_requires_max_(X)`
-_SAL = re.compile(rb"(?<![\w])_[A-Z]\w*_(?![\w])" + _ARGS)
+_SAL = re.compile(rb"\b_[A-Z]\w*_\b" + _ARGS)
 # `class EXPORT_MACRO Name {` / `struct OVS_LOCKABLE ovs_mutex {`
 _TAG = re.compile(rb"\b(?:class|struct|union|enum)[ \t]+((?:" + _MACRO + _ARGS + rb"[ \t]+)+)"
                   rb"(?=[A-Za-z_]\w*(?:<[^;{}]*>)?[ \t\n]*(?:[:{]|final\b))")
@@ -51,8 +51,8 @@ _ALONE = re.compile(rb"^[ \t]*([A-Z][A-Z0-9]*_[A-Z0-9_]*" + _ARGS + rb")[ \t]*$"
 _TRAIL = re.compile(rb"(?<=\))((?:[ \t]+(?:const|noexcept|override|final))*)"
                     rb"((?:[ \t\n]+" + _MACRO + _ARGS + rb")+)(?=[ \t\n]*(?:[;,{=]|override\b|final\b))")
 # annotations after a variable or member name: `int x OVS_GUARDED;`, `T v_ GUARDED_BY(mu) = 0;`
-_TRAIL_NAME = re.compile(rb"(?<=[\w\]])(?<!\bclass)(?<!\bstruct)(?<!\bunion)(?<!\benum)(?<!\bnamespace)()"
-                         rb"((?:[ \t]+" + _MACRO + _ARGS + rb")+)(?=[ \t]*[;,=])")
+_TRAIL_NAME = re.compile(rb"[\w\]]((?:[ \t]+" + _MACRO + _ARGS + rb")+)(?=[ \t]*[;,=])")
+_TAG_KEYWORD = re.compile(rb"\b(?:class|struct|union|enum|namespace)$")
 
 
 def _in_directive(data: bytes, pos: int) -> bool:
@@ -74,14 +74,17 @@ def _spans(data: bytes, lo: int, hi: int) -> list[tuple[int, int]]:
     out = [m.span() for m in _SAL.finditer(data, lo, hi)]
     for rx in (_TAG, _LEAD, _ALONE, _TPARAM):
         out.extend(m.span(1) for m in rx.finditer(data, lo, hi))
-    for rx in (_TRAIL, _TRAIL_NAME):
-        out.extend(m.span(2) for m in rx.finditer(data, lo, hi))
+    out.extend(m.span(2) for m in _TRAIL.finditer(data, lo, hi))
+    for m in _TRAIL_NAME.finditer(data, lo, hi):     # not the name after `class`
+        if not _TAG_KEYWORD.search(data, max(0, m.start() - 9), m.start() + 1):
+            out.append(m.span(1))
     return [(s, e) for s, e in out if s < e and not _in_directive(data, s)]
 
 
 # nodes whose children are declarations: a damaged region starts at such a child
 _SCOPES = frozenset({"translation_unit", "declaration_list", "field_declaration_list",
                      "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif"})
+MAX_LINES_ABOVE = 40        # how far above an error its declaration's start is looked for
 
 
 def _declaration_start(root, s: int, e: int) -> int:
@@ -101,15 +104,21 @@ def _declaration_start(root, s: int, e: int) -> int:
 
 
 def _damaged_lines(data: bytes, root, error_nodes) -> list[tuple[int, int]]:
-    """Byte ranges of the whole lines from the line before the declaration holding each
-    error (`class EXPORT Name {` misparses as a function whose body holds the error) to
-    the error's last line."""
+    """Byte ranges of whole lines: from the start of the declaration holding each error
+    (`FMT_CONSTEXPR auto f(` misparses lines before the error shows; at most
+    `MAX_LINES_ABOVE` lines up, and at least the line before the error) to the error's
+    last line."""
     ranges = []
     for n in error_nodes:
         s, e = n.start_byte, n.end_byte
-        s = min(s, _declaration_start(root, s, e))
-        s = data.rfind(b"\n", 0, s)
-        s = data.rfind(b"\n", 0, s) + 1 if s > 0 else 0   # the line before too
+        line = data.rfind(b"\n", 0, s)
+        before = data.rfind(b"\n", 0, line) + 1 if line > 0 else 0   # the line before
+        start = _declaration_start(root, s, e)
+        if start < before and data.count(b"\n", start, before) > MAX_LINES_ABOVE:
+            start = before
+            for _ in range(MAX_LINES_ABOVE):
+                start = data.rfind(b"\n", 0, start - 1) + 1 if start > 0 else 0
+        s = data.rfind(b"\n", 0, min(before, start)) + 1
         e2 = data.find(b"\n", e)
         ranges.append((s, len(data) if e2 < 0 else e2))
     ranges.sort()
@@ -155,12 +164,16 @@ def suspect(data: bytes) -> bool:
     return _TAG.search(data) is not None
 
 
-def repair(data: bytes, tree, parser, error_query):
+def repair(data: bytes, tree, parser, error_query, error_caps: dict | None = None):
     """`(tree, errors)`: a tree of `data` parsed with the annotation macros of damaged
     regions blanked, and its number of ERROR/MISSING nodes (`error_query` captures them);
     the tree given when blanking adds errors. The first round also blanks the macros of
-    `class EXPORT Name {` anywhere (its misparse holds no error)."""
-    nodes = _error_nodes(tree.root_node, error_query) if tree.root_node.has_error else []
+    `class EXPORT Name {` anywhere (its misparse holds no error). `error_caps`: the
+    captures of `error_query` on `tree` when the caller has them."""
+    if error_caps is not None:          # the caller's captures of `error_query` on `tree`
+        nodes = [n for v in error_caps.values() for n in v]
+    else:
+        nodes = _error_nodes(tree.root_node, error_query) if tree.root_node.has_error else []
     errors = len(nodes)
     buf = bytearray(data)
     tags = [m.span(1) for m in _TAG.finditer(data)]
