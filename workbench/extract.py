@@ -68,18 +68,43 @@ def compiled(spec: LanguageSpec) -> _Compiled:
 _GENERIC_KIND_WORDS = (
     ("method", "method"), ("constructor", "method"), ("function", "function"),
     ("class", "class"), ("interface", "interface"), ("struct", "struct"), ("enum", "enum"),
-    ("trait", "trait"), ("protocol", "interface"), ("module", "module"), ("namespace", "namespace"),
-    ("object", "class"), ("record", "class"), ("type", "type"),
+    ("trait", "trait"), ("protocol", "interface"), ("module", "namespace"), ("namespace", "namespace"),
+    ("object", "class"), ("record", "class"), ("type", "type"), ("property", "property"),
+    ("field", "field"), ("event", "field"),
 )
 
 
 _GENERIC_EXACT = frozenset({"class", "method", "module", "function", "singleton_method",
-                            "interface", "struct", "trait", "enum"})
+                            "interface", "struct", "trait", "enum", "type_alias"})
+# where a definition's name is, tried in order: the `name` field, a leading identifier
+# (after a `modifiers` node too: `private fun f()`), a declarator's name (`int x = 1;`)
+_GENERIC_NAMES = (
+    ("name: (_)",),
+    (". (identifier)", ". (modifiers) . (identifier)"),
+    (". (type_identifier)", ". (modifiers) . (type_identifier)"),
+    (". (simple_identifier)", ". (modifiers) . (simple_identifier)"),
+    ("(variable_declaration (variable_declarator name: (_) @name))",),
+    ("(variable_declaration (simple_identifier) @name)",),
+)
+
+
+def _compiling(lang, t: str, kind: str, names: tuple) -> list[str]:
+    """The patterns of node type `t` naming it by each of `names` that the grammar allows."""
+    out = []
+    for name in names:
+        pat = (f"({t} {name}) @definition.{kind}" if "@name" in name
+               else f"({t} {name} @name) @definition.{kind}")
+        try:
+            Query(lang, pat)
+        except Exception:
+            continue
+        out.append(pat)
+    return out
 
 
 def _generic_query(lang) -> Query | None:
     """The generic rule: every named node type that looks like a definition and has a
-    `name` field becomes `(type name: (_) @name) @definition.<kind>`."""
+    name (see `_GENERIC_NAMES`) becomes `(type name: (_) @name) @definition.<kind>`."""
     patterns = []
     for i in range(lang.node_kind_count):
         if not lang.node_kind_is_named(i) or not lang.node_kind_is_visible(i):
@@ -91,15 +116,13 @@ def _generic_query(lang) -> Query | None:
         kind = next((k for word, k in _GENERIC_KIND_WORDS if word in t), None)
         if kind is None:
             continue
-        # the `name` field where the grammar has one, else a leading identifier child
-        for name in ("name: (_)", ". (identifier)", ". (type_identifier)", ". (simple_identifier)"):
-            pat = f"({t} {name} @name) @definition.{kind}"
-            try:
-                Query(lang, pat)
-            except Exception:
-                continue
-            patterns.append(pat)
-            break
+        field, leading, nested = _GENERIC_NAMES[0], _GENERIC_NAMES[1:-2], _GENERIC_NAMES[-2:]
+        found = _compiling(lang, t, kind, field)
+        if not found:                   # the first leading-identifier group that fits, and
+            found = next((f for g in leading if (f := _compiling(lang, t, kind, g))), [])
+            for g in nested:            # declarator names (they match where those do not)
+                found += _compiling(lang, t, kind, g)
+        patterns.extend(found)
     if not patterns:
         return None
     return Query(lang, "\n".join(dict.fromkeys(patterns)))
