@@ -228,3 +228,16 @@ class FloatingPoint {
     assert names["util.bits.FloatingPoint.Manip"] == "type"
     assert names["util.bits.FloatingPoint.container_"] == "field"
     assert names["util.bits.FloatingPoint.mask_"] == "field"
+
+
+def test_an_upper_case_class_name_is_no_macro():
+    ex = snippet("codes.h", """\
+class ERROR_CODE final : public Base {
+  int value_;
+};
+enum STATUS_KIND : int { OK_STATUS };
+""", "cpp")
+    names = {s["qualname"]: s["kind"] for s in ex.symbols}
+    assert names["codes.ERROR_CODE"] == "class"
+    assert names["codes.ERROR_CODE.value_"] == "field"
+    assert names["codes.STATUS_KIND"] == "enum"

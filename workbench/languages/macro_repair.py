@@ -29,7 +29,7 @@ _ARGS = rb"(?:[ \t]*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))?"
 _SAL = re.compile(rb"\b_[A-Z]\w*_\b" + _ARGS)
 # `class EXPORT_MACRO Name {` / `struct OVS_LOCKABLE ovs_mutex {`
 _TAG = re.compile(rb"\b(?:class|struct|union|enum)[ \t]+((?:" + _MACRO + _ARGS + rb"[ \t]+)+)"
-                  rb"(?=[A-Za-z_]\w*(?:<[^;{}]*>)?[ \t\n]*(?:[:{]|final\b))")
+                  rb"(?=(?!final\b)[A-Za-z_]\w*(?:<[^;{}]*>)?[ \t\n]*(?:[:{]|final\b))")
 # a word that starts a declaration once the macros before it are gone
 _DECL_START = (rb"(?:template|class|struct|union|enum|namespace|inline|static|extern|constexpr|"
                rb"consteval|virtual|explicit|friend|const|volatile|void|bool|int|char|unsigned|"
