@@ -241,3 +241,17 @@ enum STATUS_KIND : int { OK_STATUS };
     assert names["codes.ERROR_CODE"] == "class"
     assert names["codes.ERROR_CODE.value_"] == "field"
     assert names["codes.STATUS_KIND"] == "enum"
+
+
+def test_cpp_conversion_operators_are_named_by_their_type():
+    ex = snippet("view.hpp", """\
+struct View {
+  explicit operator bool() const { return size_ != 0; }
+  operator std::string_view() const;
+  template <typename T> operator Matcher<T>() const { return Matcher<T>(); }
+};
+""", "cpp")
+    rows = [(s["kind"], s["qualname"], s["start_line"], s["is_declaration"]) for s in ex.symbols[2:]]
+    assert rows == [("method", "view.View.operator bool", 2, False),
+                    ("method", "view.View.operator std.string_view", 3, True),
+                    ("method", "view.View.operator Matcher<T>", 4, False)]

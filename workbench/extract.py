@@ -320,6 +320,8 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
         sym_rows.append(None)           # filled below, once parents are known
 
     _label_anonymous(items)
+    if "node_labels" in spec.extra:
+        _label_by_node_type(data, items, spec.extra["node_labels"])
     class_kinds = spec.class_kinds
     impl_keys = {key for key, rel, _ in relations if rel == "implements"}
     trait_impls = {id(d) for d in items if d.kind == "impl"
@@ -700,6 +702,16 @@ def _label_anonymous(items: list[_Def]) -> None:
             k = id(d.parent)
             counters[k] = counters.get(k, 0) + 1
             d.label = f"<lambda{counters[k]}>"
+
+
+def _label_by_node_type(data: bytes, items: list[_Def], labels: dict) -> None:
+    """Name definitions whose name node is of a listed type `prefix + text of a field`."""
+    for d in items:
+        rule = labels.get(d.name_node.type)
+        if rule is not None:
+            part = d.name_node.child_by_field_name(rule[1])
+            if part is not None:
+                d.label = rule[0] + _collapse(_text(data, part.start_byte, part.end_byte))
 
 
 def _emit_bindings(data: bytes, binds: list, items: list[_Def], rows: FileRows) -> None:

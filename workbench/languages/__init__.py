@@ -62,6 +62,8 @@ class LanguageSpec:
     # definitions written outside their class (`void Circle::area() {}`) are methods when a
     # method of the same name (module prefix aside) is declared anywhere in the repository
     out_of_line_methods: bool = False
+    # extra["node_labels"]: {name node type: (prefix, field)}: a symbol whose name node has
+    # that type is named prefix + the text of the node's field (`operator bool`)
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
 
@@ -94,7 +96,9 @@ _add(LanguageSpec("c", "c", (".c", ".h"), query="c", visibility="static", macro_
                   content_switch=((".h",), _CPP_MARKERS, "cpp")))
 _add(LanguageSpec("cpp", "cpp", (".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++",
                                  ".ipp", ".tpp"), query="cpp", out_of_line_methods=True,
-                  macro_repair=True))
+                  macro_repair=True,
+                  # a conversion operator's name node spans its parameters: name it by its type
+                  extra={"node_labels": {"operator_cast": ("operator ", "type")}}))
 
 # Languages the grammar pack knows, indexed with the generic rule (named definition nodes).
 _GENERIC = {

@@ -40,6 +40,13 @@
                  (function_declarator declarator: [(identifier) (field_identifier) (qualified_identifier) (operator_name)] @name))]
   !body) @declaration.function
 
+; Conversion operators (`explicit operator bool() const`): named `operator bool` (the
+; spec's `node_labels`: "operator " + the operator's type).
+(function_definition declarator: (operator_cast) @name body: (compound_statement) @body) @definition.function
+(template_declaration (function_definition declarator: (operator_cast) @name body: (compound_statement) @body)) @definition.function
+(declaration declarator: (operator_cast) @name) @declaration.function
+(field_declaration declarator: (operator_cast) @name) @declaration.function
+
 ; Member function declarations in a class body (`double area() const override;`,
 ; `virtual double area() const = 0;`, `explicit Circle(double r);`, `~Circle();`).
 (field_declaration
