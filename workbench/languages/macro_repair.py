@@ -8,12 +8,16 @@ attribute macros before a class or function (`class GTEST_API_ Helper {`,
 line of their own (`FMT_BEGIN_NAMESPACE`). tree-sitter's error recovery then drops or
 misplaces whole classes, functions and namespaces.
 
-`repair` finds such macros by their shape and place, only on the lines of the parse's
-ERROR and MISSING nodes, overwrites them with spaces (the same number of bytes, newlines
-kept, so every byte offset and line number stays that of the original file), and lets
-tree-sitter re-parse incrementally: the unchanged parts of the tree are reused. Rounds
-repeat while the number of errors falls (at most `MAX_ROUNDS`); a round that raises it is
-dropped (one that keeps it is kept: the macros it blanked were not the code's structure). Names and text are always read from the original bytes.
+`repair` finds such macros by their shape and place on the lines of the parse's ERROR and
+MISSING nodes (from the start of the declaration around each, at most `MAX_LINES_ABOVE`
+lines up) and `class EXPORT Name {` anywhere in the file (that misparse holds no error),
+overwrites them with spaces (the same number of bytes, newlines kept, so every byte
+offset and line number stays that of the original file), and lets tree-sitter re-parse
+incrementally: the unchanged parts of the tree are reused. Rounds repeat while the number
+of errors falls (at most `MAX_ROUNDS`); a round that raises it is dropped (one that keeps
+it is kept: the macros it blanked were not the code's structure). Names and text are
+always read from the original bytes. Files that parse cleanly and hold no
+`class EXPORT Name {` are not touched (one regular-expression search).
 """
 from __future__ import annotations
 
@@ -61,8 +65,11 @@ def _in_directive(data: bytes, pos: int) -> bool:
     while True:
         if data[start:pos].lstrip().startswith(b"#"):
             return True
-        prev_end = start - 1
-        if prev_end <= 0 or not data[:prev_end].rstrip(b"\r").endswith(b"\\"):
+        prev_end = start - 1            # the newline ending the line before
+        j = prev_end - 1
+        if j >= 0 and data[j] == 0x0D:  # \r\n
+            j -= 1
+        if j < 0 or data[j] != 0x5C:    # that line does not end with a backslash
             return False
         pos = prev_end
         start = data.rfind(b"\n", 0, prev_end) + 1
