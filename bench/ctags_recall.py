@@ -269,10 +269,10 @@ def score(name: str, root: str, exe: str, misses: int, by_kind: bool) -> dict:
         con = duckdb.connect(db, read_only=True)
         paths = dict(con.execute("SELECT path, language FROM files WHERE status IN ('ok', 'partial')").fetchall())
         syms = con.execute("""SELECT path, name, start_line, coalesce(body_start_line, end_line),
-                                     end_line FROM symbols WHERE kind <> 'module'""").fetchall()
+                                     end_line FROM symbols WHERE parent_id IS NOT NULL""").fetchall()
         no_ctags = collections.defaultdict(collections.Counter)
         for lang, kind, n in con.execute("""SELECT language, kind, count(*) FROM symbols
-                                             WHERE kind <> 'module' GROUP BY 1, 2""").fetchall():
+                                             WHERE parent_id IS NOT NULL GROUP BY 1, 2""").fetchall():
             if lang not in CTAGS_LANG:
                 no_ctags[lang][kind] = n
         bodies = con.execute("""SELECT path, body_start_line, end_line FROM symbols
