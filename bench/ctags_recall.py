@@ -20,14 +20,20 @@ Kinds not counted, and why (everything else ctags emits by default is counted):
   * locals: ctags' JavaScript/TypeScript variables and constants, and C/C++ definitions,
     in a function or method scope (local variables are not modelled). ctags' JavaScript
     parser often loses the function scope of a local (`const x = ..` in a method of an
-    object, an assignment `x = ..` it takes for a constant), so a JavaScript/TypeScript
-    variable or constant on a line inside the body of a function the index found is a local.
+    object, an assignment `x = ..` it takes for a constant, a `const` in an arrow function
+    passed to a call), so a JavaScript/TypeScript variable or constant on a line inside a
+    function body is a local; the bench finds the bodies with a tree-sitter query of its
+    own, not from the index's symbols.
   * JavaScript object literals: ctags calls a non-function property value `property` and an
     object literal (`x = { a: {..} }`) a `class` and a shorthand member (`{ CLIEngine }`) a
     `field` (a `field` counts only in an ES class, and not on a line inside a method body,
     where ctags takes uses of `this.x` for fields); the index keeps the functions of an object
     literal (`{ run() {} }` is a symbol) but no plain values (docs/queries.md). ES classes
     (`class Name`) are counted.
+  * JavaScript/TypeScript variables and constants whose own line does not declare them
+    (`const`/`let`/`var NAME`, or `NAME` starting the line or after a comma): ctags' TypeScript
+    parser names a constant after the object of a call behind a `/*@__PURE__*/` comment, or
+    after a member of an object literal (`Minute: -1,`).
   * JavaScript `A.prototype.f = g;`: ctags calls every assignment to a prototype member a
     method; one whose value is a name rebinds an existing function and defines none.
   * C/C++ include guards (the `#define` of the name a header's first `#ifndef` tests: no
@@ -212,6 +218,41 @@ def _guard(root: str, path: str) -> str | None:
     return (m.group(1) or m.group(2)).decode() if m else None
 
 
+# function bodies of JavaScript/TypeScript, found by a tree-sitter query of the bench's own
+# (independent of the index's symbols): arrow functions passed to calls included
+_BODY_QUERY = """[(function_declaration body: (_) @b) (function_expression body: (_) @b)
+ (arrow_function body: (statement_block) @b) (method_definition body: (_) @b)
+ (generator_function_declaration body: (_) @b) (generator_function body: (_) @b)]"""
+
+
+class _FunctionBodies:
+    """(first line, last line) of every function body of a JavaScript/TypeScript file."""
+
+    def __init__(self, root: str, paths: dict):
+        self.root, self.paths, self.cache = root, paths, {}
+
+    def get(self, path: str, default=()):
+        if path not in self.cache:
+            self.cache[path] = self._bodies(path)
+        return self.cache[path] or default
+
+    def _bodies(self, path: str) -> list:
+        lang = self.paths.get(path)
+        if lang not in ("javascript", "typescript", "tsx"):
+            return []
+        from tree_sitter import Parser, Query, QueryCursor
+
+        from workbench.languages import grammar
+        g = grammar(lang)
+        key = ("q", lang)
+        if key not in self.cache:
+            self.cache[key] = (Parser(g), Query(g, _BODY_QUERY))
+        parser, query = self.cache[key]
+        tree = parser.parse(Path(self.root, path).read_bytes())
+        return [(n.start_point[0] + 1, n.end_point[0] + 1)
+                for ns in QueryCursor(query).captures(tree.root_node).values() for n in ns]
+
+
 def _is_object_literal(t: dict) -> bool:
     """A ctags JavaScript `class` that is an object literal, not a `class Name`."""
     return not re.search(r"\bclass\s+" + re.escape(t["name"]) + r"\b", t.get("pattern", ""))
@@ -248,6 +289,9 @@ def _excluded(t: dict, kind: str, root: str, ctx: dict) -> str | None:
             return "import"
         if kind in ("variable", "constant") and _REQUIRE.search(t.get("pattern", "")):
             return "require() import"
+        if kind in ("variable", "constant") and not re.search(
+                r"(?:\b(?:const|let|var)\s+|^/\^\s*|,\s*)" + re.escape(name) + r"\b", t.get("pattern", "")):
+            return "not declared on its line"
     return None
 
 
@@ -275,9 +319,6 @@ def score(name: str, root: str, exe: str, misses: int, by_kind: bool) -> dict:
                                              WHERE parent_id IS NOT NULL GROUP BY 1, 2""").fetchall():
             if lang not in CTAGS_LANG:
                 no_ctags[lang][kind] = n
-        bodies = con.execute("""SELECT path, body_start_line, end_line FROM symbols
-                                WHERE kind IN ('function', 'method', 'lambda')
-                                  AND body_start_line IS NOT NULL""").fetchall()
         con.close()
     have = collections.defaultdict(list)
     for path, nm, s, h, e in syms:
@@ -289,10 +330,7 @@ def score(name: str, root: str, exe: str, misses: int, by_kind: bool) -> dict:
     missed = collections.defaultdict(list)
     excluded = collections.Counter()
     macros = {t["name"] for t in tags if t.get("kind") == "macro"}
-    fn_bodies = collections.defaultdict(list)
-    for path, b, e in bodies:
-        fn_bodies[path].append((b, e))
-    ctx = {"macros": macros, "bodies": fn_bodies, "classes": {
+    ctx = {"macros": macros, "bodies": _FunctionBodies(root, paths), "classes": {
         (t["path"], f"{t['scope']}.{t['name']}" if t.get("scope") else t["name"])
         for t in tags if t["clang"] == "JavaScript" and t.get("kind") == "class"
         and not _is_object_literal(t)}}

@@ -220,3 +220,19 @@ export declare function parse(x: unknown): ZodAny;
     assert rows == [("interface", "ZodAny", 1, False), ("constant", "ZodAny", 2, True),
                     ("variable", "counter", 3, True), ("variable", "a", 4, True),
                     ("variable", "b", 4, True), ("function", "parse", 5, True)]
+
+
+def test_constants_of_a_declared_namespace():
+    from extract_expect import snippet
+    ex = snippet("helpers/util.d.ts", """\
+export declare namespace util {
+    export const arrayToEnum: <T>(items: T) => T;
+    const find: Finder;
+    export function assertIs<T>(_arg: T): void;
+}
+""", "typescript")
+    rows = [(s["kind"], s["qualname"], s["is_declaration"]) for s in ex.symbols[1:]]
+    assert rows == [("namespace", "helpers.util.util", False),
+                    ("constant", "helpers.util.util.arrayToEnum", True),
+                    ("constant", "helpers.util.util.find", True),
+                    ("function", "helpers.util.util.assertIs", True)]

@@ -35,6 +35,13 @@
 (export_statement
   declaration: (ambient_declaration (variable_declaration (variable_declarator name: (identifier) @name)))) @declaration.variable
 
+; ... and inside a declared namespace (`declare namespace util { const find: F; }`).
+(internal_module body: (statement_block
+  (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name !value)) @declaration.constant))
+(internal_module body: (statement_block
+  (export_statement
+    declaration: (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name !value))) @declaration.constant))
+
 ; Overload signatures and `declare function`.
 (function_signature name: (identifier) @name) @declaration.function
 (export_statement declaration: (function_signature name: (identifier) @name)) @declaration.function
