@@ -10,8 +10,8 @@ the line its body starts on (to its end line when it has no body).
 
 Kinds not counted, and why (everything else ctags emits by default is counted):
 
-  * every language: tags ctags names `__anon...` (an anonymous struct/enum/union has no
-    name to look up); tags of files the index did not parse (skipped as binary/too big).
+  * every language: tags ctags names `__anon...` or `<lambda>` (an anonymous struct, enum,
+    union or lambda has no name to look up); tags of files the index did not parse (skipped as binary/too big).
   * import bindings (Python `I` namespace = `import x as y` and `x` unknown = `from m import
     y`, Go `P` packageName, PHP `a` alias = `use A\\B;`, TypeScript `alias` tags that are no
     `type X =` but an imported type): rows of the `imports` table, not definitions.
@@ -263,7 +263,7 @@ def _excluded(t: dict, kind: str, root: str, ctx: dict) -> str | None:
     clang, name, macros = t["clang"], t["name"], ctx["macros"]
     if (clang, kind) in EXCLUDED:
         return f"{clang} {kind}"
-    if name.startswith("__anon"):
+    if name.startswith("__anon") or name.startswith("<"):    # `__anon12ab`, Kotlin `<lambda>`
         return "anonymous"
     if clang in ("C", "C++"):
         if kind != "macro" and (name in macros or _SAL.match(name)):
