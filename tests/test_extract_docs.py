@@ -12,7 +12,7 @@ from extract_expect import snippet
 
 import workbench
 from workbench.doctext import MAX_DOC, comment_summary, docstring_summary
-from workbench.views.tools import call
+from workbench.views import call
 
 
 def test_a_sentence_wrapped_over_lines_is_read_whole():
