@@ -11,7 +11,7 @@ import pytest
 from extract_expect import snippet
 
 import workbench
-from workbench.doctext import MAX_DOC, comment_summary, docstring_summary
+from workbench.languages.doctext import MAX_DOC, comment_summary, docstring_summary
 from workbench.views import call
 
 

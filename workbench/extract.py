@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Parser, Query, QueryCursor
 
-from .doctext import comment_summary, docstring_summary
+from .languages.doctext import comment_summary, docstring_summary
 from .languages import LanguageSpec, grammar, module_path, query_text
 
 MAX_SIGNATURE = 240
@@ -555,7 +555,7 @@ def _visibility(name: str, sig: str, spec: LanguageSpec) -> str:
 
 def _attach_comment_docs(data: bytes, comments: list, items: list, sym_rows: list) -> None:
     """Doc of a definition = the comment block directly above it (no blank line between),
-    its first sentence (workbench.doctext), license headers excluded."""
+    its first sentence (languages/doctext.py), license headers excluded."""
     by_end_line: dict[int, object] = {}
     for cnode in comments:
         by_end_line[_line_end(cnode)] = cnode
