@@ -57,12 +57,31 @@ def stdlib_sample(paths, dest: str | None = None) -> str:
 
 
 def cache_db(repo) -> str:
-    """The default database file for a repository: one per absolute path, in the user cache."""
-    import hashlib
-    root = os.path.abspath(repo)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    name = f"{Path(root).name}-{hashlib.sha256(root.encode()).hexdigest()[:10]}.duckdb"
-    return os.path.join(base, "context-workbench", name)
+    """The default database file for a repository: one per absolute path, in the user cache
+    (`workbench.locations.default_db`)."""
+    from .locations import default_db
+    return default_db(repo)
+
+
+_PRIVATE_DIRS: list[str] = []
+
+
+def _remove_private_dirs() -> None:
+    import shutil
+    while _PRIVATE_DIRS:
+        shutil.rmtree(_PRIVATE_DIRS.pop(), ignore_errors=True)
+
+
+def private_db(name: str) -> str:
+    """A database path in a new temporary folder that is removed when the process (the
+    kernel) exits."""
+    import atexit
+    import tempfile
+    if not _PRIVATE_DIRS:
+        atexit.register(_remove_private_dirs)
+    folder = tempfile.mkdtemp(prefix="workbench-")
+    _PRIVATE_DIRS.append(folder)
+    return os.path.join(folder, os.path.basename(name))
 
 
 def open_repo(repo, db: str | None = None, **kw):
@@ -70,21 +89,19 @@ def open_repo(repo, db: str | None = None, **kw):
 
     ``db=None`` uses :func:`cache_db`. A DuckDB file is locked by the process that writes it,
     so when another kernel already holds that file, this kernel indexes into a private
-    temporary database instead of failing.
+    temporary database instead of failing; that database is removed when the kernel exits.
+    The index runs behind a labelled progress bar (tqdm; ``progress=False`` for none).
     """
-    import tempfile
-
     import duckdb
 
     from .api import index
-    kw.setdefault("progress", False)
+    kw.setdefault("progress", True)
     db = db or cache_db(repo)
     os.makedirs(os.path.dirname(os.path.abspath(db)), exist_ok=True)
     try:
         return index(repo, db=db, **kw)
     except duckdb.IOException:
-        private = os.path.join(tempfile.mkdtemp(prefix="workbench-"), os.path.basename(db))
-        return index(repo, db=private, **kw)
+        return index(repo, db=private_db(db), **kw)
 
 
 def sql_engine(wb):

@@ -8,9 +8,15 @@ from ..views.rules import FORMATS, Rules, rule_fields
 
 
 def open_db(db: str, read_only: bool = True):
-    """The Workbench of an index file (FileNotFoundError with advice when it is missing)."""
+    """The Workbench of an index file, or of a repository folder's default database
+    (FileNotFoundError with advice when it is missing)."""
     from ..api import open as wb_open
-    return wb_open(db, read_only=read_only)
+    from ..locations import db_for
+    path = db_for(db)
+    if path != db and not os.path.exists(path):
+        raise FileNotFoundError(f"{db} is not indexed yet (no database at {path}); "
+                                f"run `workbench index {db}` first")
+    return wb_open(path, read_only=read_only)
 
 
 def out(text: str) -> None:

@@ -5,6 +5,7 @@ import json
 import os
 from pathlib import Path
 
+from ..locations import default_db
 from .common import fail, open_db, out
 
 SAMPLES = Path(__file__).resolve().parent.parent.parent / "sample_repos"
@@ -14,7 +15,7 @@ def cmd_index(a) -> int:
     from ..indexer import index
     if not os.path.isdir(a.root):
         return fail("index", f"not a directory: {a.root}")
-    db = a.db or os.path.join(os.path.abspath(a.root), ".workbench.duckdb")
+    db = a.db or default_db(a.root)
     report = index(a.root, db, jobs=a.jobs, exclude=tuple(a.exclude or ()),
                    max_bytes=a.max_bytes, progress=not a.quiet, resolve=not a.no_resolve)
     out(str(report))
