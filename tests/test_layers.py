@@ -19,7 +19,7 @@ LAYERS = [
     ("index and queries", ["workbench.indexer", "workbench.callgraph", "workbench.graph"]),
     ("views", ["workbench.views"]),
     ("api", ["workbench.api"]),
-    ("faces", ["workbench.widgets", "workbench.plots", "workbench.cli", "workbench.notebooks",
+    ("faces", ["workbench.widgets", "workbench.plots", "workbench.chainview", "workbench.cli", "workbench.notebooks",
                "workbench"]),
 ]
 
