@@ -160,8 +160,12 @@ def test_session_preview_matches_the_session_view_and_shows_the_cache_saving(wb)
     assert "already provided" in sp.responses[2].text
     ys = [list(t.y) for t in sp.figure.data]
     assert ys[0][-1] == sp.uncached.total_tokens and ys[1][-1] == sp.session.total_tokens
+    top = sp.figure.layout.yaxis.range[1]                # scaled to the data, not to the window
+    assert top == pytest.approx(max(ys[0]) * 1.15)
     shapes = [s.y0 for s in sp.figure.layout.shapes]
-    assert 8_000 in shapes and pytest.approx(4_800) in shapes      # window and 60% mark
+    notes = " ".join(a.text or "" for a in sp.figure.layout.annotations)
+    for y, name in ((8_000, "context window 8,000"), (4_800, "compress at 60%")):
+        assert (y in shapes) if y <= top else (f"{name}" in notes and "above this chart" in notes)
 
 
 def test_session_preview_editing_window_threshold_and_response_view(wb):
@@ -199,6 +203,18 @@ def test_plots_token_treemap_and_outline_ratio(wb):
     ratios = plots.outline_vs_file(wb, paths=["shop/orders.py", "shop/pricing.py"])
     assert list(ratios["outline_tokens"]) == [outline(wb, p).tokens for p in ratios["path"]]
     assert plots.outline_ratio(ratios).data[0].y.tolist() == ratios["ratio"].tolist()
+
+
+def test_cumulative_chart_is_scaled_to_the_data_with_the_window_marked(wb):
+    s = Session(wb, Rules(context_window=8_000))
+    for _ in range(3):
+        s.call("read_region", path="shop/orders.py", start_line=1, end_line=129)
+    small = plots.cumulative_tokens({"s": s}, 1_000_000, 0.6)
+    assert small.layout.yaxis.range[1] == pytest.approx(s.total_tokens * 1.15)
+    assert not small.layout.shapes and "above this chart" in small.layout.annotations[0].text
+    window = s.total_tokens - 10                                 # the data passes the window
+    crossing = plots.cumulative_tokens({"s": s}, window, 0.6)
+    assert sorted(sh.y0 for sh in crossing.layout.shapes) == [pytest.approx(window * 0.6), window]
 
 
 def test_plots_strategy_distributions(wb):
