@@ -122,3 +122,57 @@ def test_tour_output_shows_the_index_and_sql_results(tmp_path):
 def teardown_module(module):
     if TIMES:
         print("\nnotebook execution times: " + ", ".join(f"{k} {v:.1f}s" for k, v in sorted(TIMES.items())))
+
+
+# ---------------------------------------------------------------- the headless runner
+
+def _tiny_notebook(path: Path, *sources: str) -> Path:
+    nb = nbformat.v4.new_notebook()
+    nb.metadata = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}
+    nb.cells = [nbformat.v4.new_code_cell(s) for s in sources]
+    nbformat.write(nb, path)
+    return path
+
+
+def test_runner_records_a_failing_notebook_and_goes_on(tmp_path, monkeypatch, capsys):
+    import workbench.notebooks as runner
+    bad = _tiny_notebook(tmp_path / "01_bad.ipynb", "x = 1", "raise ValueError('broken on purpose')", "y = 2")
+    slow = _tiny_notebook(tmp_path / "02_slow.ipynb", "import time\ntime.sleep(60)")
+    good = _tiny_notebook(tmp_path / "03_good.ipynb", "print('fine')")
+    monkeypatch.setattr(runner, "notebook_paths", lambda: [bad, slow, good])
+    t0 = time.perf_counter()
+    code = runner.main(["--out", str(tmp_path / "out"), "--time-limit", "8"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "01_bad.ipynb" in out and "FAILED: " in out and "ValueError: broken on purpose" in out
+    assert "02_slow.ipynb" in out and "over the time limit of 8s" in out
+    assert "03_good.ipynb" in out and "1 of 3 notebooks ran; failed: 01_bad, 02_slow" in out
+    assert time.perf_counter() - t0 < 55                      # the sleep was cut at the limit
+    ran = nbformat.read(tmp_path / "out" / "01_bad.ipynb", as_version=4)
+    assert ran.cells[0].execution_count == 1 and ran.cells[2].execution_count is None
+    assert (tmp_path / "out" / "03_good.ipynb").exists()
+
+
+# ---------------------------------------------------------------- on a real package
+
+REAL_LIMIT = 300            # seconds per notebook on rich (100 files); 05 on the stdlib lesson files
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", NAMES)
+def test_notebook_runs_on_a_real_package_within_its_time_limit(name, rich_repo, tmp_path):
+    """Every notebook headless on `rich` (05: the standard library's lesson files), within
+    REAL_LIMIT seconds each (index included), with the figures a reader checks."""
+    params = {"DB": str(tmp_path / "wb.duckdb"), "SMALL": True}
+    if name != "05_context_engineering":
+        params["REPO"] = str(rich_repo)
+    r = execute(NOTEBOOKS / f"{name}.ipynb", params, timeout=REAL_LIMIT, time_limit=REAL_LIMIT,
+                raise_errors=False)
+    TIMES[f"{name}[rich]"] = r.seconds
+    assert r.ok, r.error
+    text = _outputs(r.nb)
+    assert "Traceback" not in text and "NaN" not in text
+    if name == "01_outline_lab":
+        assert "rich/console.py" in text
+    if name == "04_sql_over_code":
+        assert "import cycles (strongly connected components)" in text and "53 files" in text

@@ -180,7 +180,8 @@ class RunResult:
 
 def _error_summary(exc: BaseException) -> str:
     """One line saying why a notebook stopped (the exception's last line, not the traceback)."""
-    text = str(exc).strip()
+    import re
+    text = re.sub(r"\x1b\[[0-9;]*m", "", str(exc)).strip()      # no terminal colours
     lines = [ln for ln in text.splitlines() if ln.strip()]
     tail = lines[-1] if lines else type(exc).__name__
     return f"{type(exc).__name__}: {tail}"[:300]

@@ -103,7 +103,11 @@ def outline_vs_file(wb, rules=None, tokenizer=None, paths=None, **overrides) -> 
     tok = get_tokenizer(tokenizer if tokenizer is not None else rules.tokenizer)
     have = set(source_files(wb.con))
     df = file_tokens(wb, tok, [p for p in (paths or sorted(have)) if p in have])
-    df["outline_tokens"] = [outline(wb, p, rules).tokens for p in df["path"]]
+    paths = list(df["path"])
+    if len(paths) > 50:                       # a labelled bar on long runs (tqdm, as the indexer)
+        from tqdm.auto import tqdm
+        paths = tqdm(paths, desc="outlining files", unit="file", leave=False)
+    df["outline_tokens"] = [outline(wb, p, rules).tokens for p in paths]
     df["ratio"] = (df["outline_tokens"] / df["tokens"].where(df["tokens"] > 0)).round(3)
     return df
 

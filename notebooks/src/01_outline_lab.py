@@ -115,7 +115,7 @@ ratios.sort_values("tokens", ascending=False).head(10)[["path", "lines", "tokens
 
 # %%
 from workbench.views.strategies import strategy_table, summary
-table = strategy_table(wb)
+table = strategy_table(wb, progress=True)     # a labelled bar on big repositories
 summary(wb.con).df()
 
 # %%
