@@ -62,7 +62,9 @@ cc
 # call sites, the networkx graph and the plotly figure.
 
 # %%
-pd.DataFrame(cc.call_site_rows()).head(20)
+sites = cc.call_site_rows()
+print(f"{len(sites)} call sites on the chain; the first 20:")
+pd.DataFrame(sites).head(20)
 
 # %% [markdown]
 # ## 2. The same from code
