@@ -14,6 +14,19 @@ SAMPLES = ROOT / "sample_repos"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def own_cache_dir(tmp_path_factory):
+    """Default databases of the test session go to a folder of its own, never into the
+    user's cache (`workbench.locations`; kernels started by the tests inherit it)."""
+    old = os.environ.get("WORKBENCH_CACHE_DIR")
+    os.environ["WORKBENCH_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
+    yield os.environ["WORKBENCH_CACHE_DIR"]
+    if old is None:
+        os.environ.pop("WORKBENCH_CACHE_DIR", None)
+    else:
+        os.environ["WORKBENCH_CACHE_DIR"] = old
+
+
 @pytest.fixture
 def sample_copy(tmp_path):
     """Copy a sample repository to tmp_path (tests may edit it) and return its path."""
