@@ -95,6 +95,18 @@ def test_a_kernels_private_database_is_removed_when_it_exits(tmp_path, cache):
         assert private != Path(default_db(repo)) and private.is_relative_to(tmp_path / "tmp")
         assert not private.exists() and not private.parent.exists()
         assert list((tmp_path / "tmp").iterdir()) == []
+        # a killed kernel's folder is removed by the next kernel that makes one
+        dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                              capture_output=True, text=True).stdout.strip()
+        orphan = tmp_path / "tmp" / f"workbench-{dead}-abc"
+        orphan.mkdir()
+        (orphan / "x.duckdb").write_bytes(b"")
+        again = subprocess.run([sys.executable, "-c", textwrap.dedent(f"""
+            from workbench.notebooks import open_repo
+            open_repo({str(repo)!r}, progress=False, jobs=1, **OPEN_KW)
+            """).replace("**OPEN_KW", OPEN_KW)], env=env, capture_output=True, text=True, timeout=300)
+        assert again.returncode == 0, again.stderr
+        assert not orphan.exists() and list((tmp_path / "tmp").iterdir()) == []
     finally:
         holder.kill()
         holder.wait()

@@ -72,14 +72,35 @@ def _remove_private_dirs() -> None:
         shutil.rmtree(_PRIVATE_DIRS.pop(), ignore_errors=True)
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:             # another user's process
+        return True
+    return True
+
+
+def _remove_orphans(tmp: str) -> None:
+    """Private databases of kernels that died without exiting cleanly (killed)."""
+    import shutil
+    for d in Path(tmp).glob("workbench-*-*"):
+        pid = d.name.split("-")[1]
+        if d.is_dir() and pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            shutil.rmtree(d, ignore_errors=True)
+
+
 def private_db(name: str) -> str:
-    """A database path in a new temporary folder that is removed when the process (the
-    kernel) exits."""
+    """A database path in a new temporary folder, removed when the process (the kernel)
+    exits; folders left by killed kernels are removed the next time one is made."""
     import atexit
     import tempfile
+    tmp = tempfile.gettempdir()
+    _remove_orphans(tmp)
     if not _PRIVATE_DIRS:
         atexit.register(_remove_private_dirs)
-    folder = tempfile.mkdtemp(prefix="workbench-")
+    folder = tempfile.mkdtemp(prefix=f"workbench-{os.getpid()}-", dir=tmp)
     _PRIVATE_DIRS.append(folder)
     return os.path.join(folder, os.path.basename(name))
 
