@@ -232,7 +232,9 @@ def test_call_chains_graph_renders_inside_the_widget_and_follows_the_depth(lab, 
         assert "nodes" in summary and "resolved call edges" in summary
         assert "rich" in summary and "collapsed by" in summary       # a real chain, collapsed
         box.locator(".js-plotly-plot").first.screenshot(path=str(ARTIFACTS / "02_call_chains_graph.png"))
-        box.screenshot(path=str(ARTIFACTS / "02_call_chains_widget.png"))
+        box.locator(".wb-groups").first.scroll_into_view_if_needed()
+        page.wait_for_timeout(1000)
+        page.screenshot(path=str(ARTIFACTS / "02_call_chains_widget.png"))   # graph and group buttons
         # expand-on-click: the first collapsed group's button draws its members
         button = box.locator(".wb-expand button, button.wb-expand").first
         label = button.text_content()

@@ -35,6 +35,8 @@ UNRESOLVED_COLOUR = "#d62728"
 MAX_UNRESOLVED_PER_NODE = 6
 MAX_UNRESOLVED_CALLERS = 30      # nodes whose unresolved calls are looked up (nearest first)
 MAX_CHAIN_EDGES = 2000           # call edges fetched per direction
+MAX_LEGEND_GROUPS = 12           # colour groups listed in the legend (more: hover a node)
+LABEL_WIDTH = 24                 # characters of a node label (the full name is in the hover)
 
 
 def symbol_choices(wb, limit: int = 5000) -> list[str]:
@@ -258,15 +260,19 @@ class CallChainExplorer(W.VBox):
         colours = {grp: self._colour(grp) for grp in traces if grp not in ("unresolved", "more")}
         symbols = {"symbol": "circle", "class": "square", "file": "diamond", "more": "circle-open",
                    "unresolved": "x"}
+        few = sum(1 for g in traces if g not in ("unresolved", "more")) <= MAX_LEGEND_GROUPS
         for grp, keys in sorted(traces.items(), key=lambda t: (t[0] in ("unresolved", "more"), t[0])):
             special = grp in ("unresolved", "more")
             fig.add_trace(go.Scatter(
                 x=[pos[k][0] for k in keys], y=[pos[k][1] for k in keys], mode="markers+text",
                 name=("unresolved (not bound to a definition)" if grp == "unresolved" else
                       "not drawn (node cap)" if grp == "more" else grp),
-                text=[chainview.short(nodes[k].label) for k in keys],
-                textposition=["middle left" if pos[k][0] < 0 else "middle right" for k in keys],
-                textfont=dict(size=10), customdata=keys,
+                showlegend=special or few,
+                # labels point away from the start, into the free space beyond their column
+                text=[chainview.short(nodes[k].label, LABEL_WIDTH) for k in keys],
+                textposition=["middle left" if pos[k][0] < 0 else "middle right" if pos[k][0] > 0
+                              else "top center" for k in keys],
+                textfont=dict(size=9), customdata=keys,
                 hovertext=[nodes[k].hover or nodes[k].label for k in keys], hoverinfo="text",
                 marker=dict(size=[18 if k == chainview.ROOT else 13 if nodes[k].is_group else 10 for k in keys],
                             color=(UNRESOLVED_COLOUR if grp == "unresolved" else "#777" if grp == "more"
@@ -278,14 +284,17 @@ class CallChainExplorer(W.VBox):
         xs = [p[0] for p in pos.values()] or [0.0]
         ys = [p[1] for p in pos.values()] or [0.0]
         tall = max(ys) - min(ys) + 1
-        pad = 0.9                                     # room for the labels at both ends
-        fig.update_layout(title=f"{labels[self.direction.value]} of {root} (depth {self.depth.value})",
-                          showlegend=True, height=int(min(1400, max(420, 120 + 24 * tall))),
+        pad = 1.0                                     # a column's width for the outer labels
+        note = "" if few else f" · colour: {self.colour_by.value} (hover a node)"
+        fig.update_layout(title=dict(text=f"{labels[self.direction.value]} of {root} "
+                                          f"(depth {self.depth.value}){note}", font=dict(size=14)),
+                          showlegend=True, height=int(min(1400, max(420, 140 + 22 * tall))),
                           hovermode="closest",
-                          xaxis=dict(visible=False, range=[min(xs) - pad - (0.6 if min(xs) < 0 else 0),
-                                                           max(xs) + pad + 0.6]),
+                          xaxis=dict(visible=False, range=[min(xs) - (pad if min(xs) < 0 else 0.4),
+                                                           max(xs) + (pad if max(xs) > 0 else 0.4)]),
                           yaxis=dict(visible=False, range=[min(ys) - 0.8, max(ys) + 0.8]),
-                          legend=dict(title=f"colour: {self.colour_by.value}", font=dict(size=10)),
+                          legend=dict(title=f"colour: {self.colour_by.value}", font=dict(size=10),
+                                      orientation="h", yanchor="top", y=-0.01, x=0),
                           margin=dict(t=50, l=10, r=10, b=10), plot_bgcolor="white",
                           annotations=arrows)          # one assignment: adding one by one is quadratic
         return fig
