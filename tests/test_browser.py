@@ -115,8 +115,11 @@ def _accept_kernel_dialog(page) -> bool:
 
 
 def _kernel_idle(lab: str, name: str) -> bool:
-    with urllib.request.urlopen(f"{lab}/api/sessions", timeout=5) as r:
-        sessions = json.load(r)
+    try:
+        with urllib.request.urlopen(f"{lab}/api/sessions", timeout=15) as r:
+            sessions = json.load(r)
+    except OSError:                 # a busy server (a loaded machine): ask again
+        return False
     return any(s.get("path", "").endswith(f"{name}.ipynb") and s.get("kernel")
                and s["kernel"].get("execution_state") == "idle" for s in sessions)
 
