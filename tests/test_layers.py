@@ -10,7 +10,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "workbench"
 # Lowest first. A module belongs to the first layer with a prefix matching its dotted name
 # (a package's prefix covers its submodules). A module may import its own layer or lower.
 LAYERS = [
-    ("data", ["workbench.languages", "workbench.schema", "workbench.gcpause", "workbench.versions"]),
+    ("data", ["workbench.languages", "workbench.schema", "workbench.gcpause", "workbench.versions",
+              "workbench.locations"]),
     ("vocabulary and parsing", ["workbench.vocab", "workbench.exprs", "workbench.scan",
                                 "workbench.extract"]),
     ("store", ["workbench.store", "workbench.calllog"]),
@@ -18,8 +19,8 @@ LAYERS = [
     ("index and queries", ["workbench.indexer", "workbench.callgraph", "workbench.graph"]),
     ("views", ["workbench.views"]),
     ("api", ["workbench.api"]),
-    ("faces", ["workbench.widgets", "workbench.plots", "workbench.cli", "workbench.notebooks",
-               "workbench.server", "workbench"]),
+    ("faces", ["workbench.widgets", "workbench.plots", "workbench.chainview", "workbench.cli",
+               "workbench.notebooks", "workbench.server", "workbench"]),
 ]
 
 

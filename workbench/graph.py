@@ -642,3 +642,101 @@ __all__ = ["find_definition", "symbol_id", "symbols_by_id", "search_symbols", "S
            "find_unresolved_calls", "trace_call_chain", "get_architecture_overview", "entry_points",
            "impact", "Page", "Definition", "CallSite", "ChainEdge", "Architecture", "Unit", "Dependency",
            "EntryPoint", "Impacted", "SymbolNotFound", "AmbiguousSymbol", "DIRECTIONS", "DEFAULT_LIMIT"]
+
+
+# ---------------------------------------------------------------- cycles
+
+@dataclass
+class Cycle(_Row):
+    """A strongly connected component: every member reaches every other one."""
+    size: int                   # members
+    members: list[str]          # files (import cycles) or qualnames (call cycles), sorted
+    edges: int                  # edges inside the component
+
+
+def strongly_connected(edges) -> list[list]:
+    """The strongly connected components of more than one node (or a node with an edge to
+    itself) of a directed graph given as (src, dst) pairs: Tarjan's algorithm, iterative,
+    linear in nodes plus edges. Bounded by the graph's size however many simple cycles it
+    has (a complete graph of 12 nodes has billions of those, and one component)."""
+    succ: dict = defaultdict(list)
+    nodes: dict = {}
+    loops = set()
+    for a, b in edges:
+        succ[a].append(b)
+        nodes.setdefault(a, None)
+        nodes.setdefault(b, None)
+        if a == b:
+            loops.add(a)
+    index: dict = {}
+    low: dict = {}
+    on: set = set()
+    stack: list = []
+    out: list = []
+    counter = 0
+    for start in nodes:
+        if start in index:
+            continue
+        work = [(start, iter(succ[start]))]
+        index[start] = low[start] = counter
+        counter += 1
+        stack.append(start)
+        on.add(start)
+        while work:
+            v, it = work[-1]
+            nxt = next(it, None)
+            if nxt is not None:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = counter
+                    counter += 1
+                    stack.append(nxt)
+                    on.add(nxt)
+                    work.append((nxt, iter(succ[nxt])))
+                elif nxt in on:
+                    low[v] = min(low[v], index[nxt])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    comp.append(w)
+                    if w == v:
+                        break
+                if len(comp) > 1 or v in loops:
+                    out.append(comp)
+    return out
+
+
+def _cycles(pairs, limit: int | None, offset: int) -> Page:
+    pairs = [tuple(p) for p in pairs]
+    comps = strongly_connected(pairs)
+    where = {n: i for i, c in enumerate(comps) for n in c}
+    inside = Counter(where[a] for a, b in pairs if a in where and where.get(b) == where[a])
+    rows = sorted((Cycle(len(c), sorted(map(str, c)), inside[i]) for i, c in enumerate(comps)),
+                  key=lambda c: (-c.size, -c.edges, c.members[0]))
+    b = _bounds(limit, offset)
+    return Page(rows[b["offset"]:b["offset"] + b["limit"]], len(rows), b["offset"])
+
+
+def import_cycles(con, limit: int | None = 20, offset: int = 0) -> Page:
+    """Import cycles between the repository's files, as strongly connected components of
+    the file-level import graph (imports resolved into the repository), largest first.
+    `.total` counts the components; each lists its files. Linear in files plus imports."""
+    pairs = store.run(con, "SELECT DISTINCT path, resolved_path FROM imports "
+                           "WHERE resolved_path IS NOT NULL AND resolved_path <> path")
+    return _cycles(pairs, limit, offset)
+
+
+def call_cycles(con, limit: int | None = 20, offset: int = 0) -> Page:
+    """Recursion in the call graph (direct and mutual), as strongly connected components
+    of the resolved call edges between definitions, largest first (a function calling
+    itself is a component of one)."""
+    pairs = store.run(con, """
+        SELECT DISTINCT a.qualname, b.qualname
+        FROM edges e JOIN symbols a ON a.symbol_id = e.src_id JOIN symbols b ON b.symbol_id = e.dst_id
+        WHERE e.kind = 'calls' AND a.kind <> 'module'""")
+    return _cycles(pairs, limit, offset)

@@ -16,13 +16,14 @@
 
 # %%
 import workbench
-from workbench.notebooks import open_repo, sample_repo
+from workbench.notebooks import open_repo, sample_repo, show_missing_as_empty
 from workbench import views
 from workbench.views import Rules
 from workbench.views.session import Session
 from workbench.views.pricing import default_pricing
 from workbench.widgets import SessionPreview
 import pandas as pd
+show_missing_as_empty()      # missing values show as empty cells, not NaN
 
 # %% tags=["parameters"]
 REPO = sample_repo("pyshop")   # the repository to study: any local folder
@@ -110,15 +111,9 @@ pd.DataFrame([
 ])
 
 # %%
-import plotly.graph_objects as go
-fig = go.Figure()
-for name, sess in [("whole files", whole), ("outline + region", lean)]:
-    fig.add_trace(go.Scatter(x=[0] + [r.turn for r in sess.records],
-                             y=[0] + [r.cumulative for r in sess.records], mode="lines+markers", name=name))
-fig.add_hline(y=WINDOW * 0.6, line_dash="dash", annotation_text="compress at 60%")
-fig.update_layout(title="Cumulative tokens: whole files vs outline + region",
-                  xaxis_title="tool call", yaxis_title="tokens", height=380)
-fig
+from workbench import plots
+plots.cumulative_tokens({"whole files": whole, "outline + region": lean}, WINDOW, 0.6,
+                        title="Cumulative tokens: whole files vs outline + region")
 
 # %% [markdown]
 # ## 4. What it costs

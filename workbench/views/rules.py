@@ -36,7 +36,8 @@ class Rules:
     decorators: bool = _rule(True, "decorators and annotations", "outline")
     signatures: bool = _rule(True, "full signatures (else kind + name)", "outline")
     line_numbers: bool = _rule(True, "line ranges", "outline", ("--no-lines",))
-    max_children: int | None = _rule(40, "members shown per definition, then '... N more' (none: all)",
+    max_children: int | None = _rule(40, "members shown per class and definitions per file, the most used and public "
+                                     "first, then '... N more' with their kinds (none: all)",
                                      "outline", widget_max=60)
     max_depth: int | None = _rule(3, "nesting levels shown, 1 = top level only (none: all)", "outline",
                                   widget_max=5)

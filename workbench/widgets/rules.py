@@ -11,7 +11,6 @@ receives) and `Response.cost` (the pricing table).
 """
 from __future__ import annotations
 
-import difflib
 import html
 import json
 
@@ -20,6 +19,8 @@ import ipywidgets as W
 from ..views import Rules
 from ..views.pricing import default_pricing
 from ..views import TOOLS, compare
+from ..views.compare import diff_html as diff_block
+from ..views.compare import diff_lines
 from ..views.registry import parse_tool_args
 from . import _common as C
 
@@ -47,16 +48,9 @@ def parse_args(text: str) -> dict:
 
 
 def diff_html(a: str, b: str, name_a: str = "left", name_b: str = "right") -> str:
-    lines = list(difflib.unified_diff(a.splitlines(), b.splitlines(), name_a, name_b, lineterm="", n=1))
-    if not lines:
-        return C.CSS + "<div class='wb-pre wb-diff'><pre class='wb-diff-text'>(identical texts)</pre></div>"
-    out = []
-    for ln in lines:
-        cls = ("add" if ln.startswith("+") and not ln.startswith("+++") else
-               "del" if ln.startswith("-") and not ln.startswith("---") else
-               "hunk" if ln.startswith("@@") else "")
-        out.append(f"<span class='{cls}'>{html.escape(ln)}</span>")
-    return C.CSS + "<div class='wb-pre wb-diff'><pre class='wb-diff-text'>" + "\n".join(out) + "</pre></div>"
+    """The line diff of two texts (`views.compare.diff_html`) in the widgets' frame."""
+    return C.CSS + "<div class='wb-pre wb-diff'>" + diff_block(
+        diff_lines(a, b, name_a, name_b)) + "</div>"
 
 
 class RuleComparison(W.VBox):
