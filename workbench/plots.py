@@ -183,17 +183,33 @@ def cumulative_tokens(sessions: dict, window: int, compress_at: float | None = 0
                       hover: dict | None = None):
     """Cumulative tokens call by call, one line per session (`{name: Session}`), the y-axis
     scaled to the data, the window and the compression point marked (`window_marks`)."""
+    lines = []
+    for name, s in sessions.items():
+        extra = dict((styles or {}).get(name, {}))
+        if hover and name in hover:
+            extra.update(text=hover[name], hovertemplate="call %{x}: %{y:,} tokens<br>%{text}<extra></extra>")
+        lines.append((name, [r.turn for r in s.records], [r.cumulative for r in s.records], extra))
+    return _cumulative_figure(lines, window, compress_at, title)
+
+
+def logged_sessions(log, window: int, compress_at: float | None = 0.6,
+                    title: str = "Cumulative tokens per logged session"):
+    """The same chart for a call log (`calllog.load`: columns session, turn, cumulative_tokens,
+    tool), one line per session, the tool named on hover."""
+    lines = [(sid, list(g.turn), list(g.cumulative_tokens),
+              dict(text=list(g.tool), hovertemplate="call %{x}: %{y:,} tokens<br>%{text}<extra></extra>"))
+             for sid, g in log.groupby("session", sort=False)]
+    return _cumulative_figure(lines, window, compress_at, title)
+
+
+def _cumulative_figure(lines, window: int, compress_at: float | None, title: str):
     import plotly.graph_objects as go
     fig = go.Figure()
     peak = 0
-    for name, s in sessions.items():
-        ys = [0] + [r.cumulative for r in s.records]
+    for name, xs, ys, extra in lines:
+        ys = [0] + list(ys)
         peak = max(peak, max(ys))
-        extra = {}
-        if hover and name in hover:
-            extra = dict(text=hover[name], hovertemplate="call %{x}: %{y:,} tokens<br>%{text}<extra></extra>")
-        fig.add_trace(go.Scatter(x=[0] + [r.turn for r in s.records], y=ys, mode="lines+markers",
-                                 name=name, **(styles or {}).get(name, {}), **extra))
+        fig.add_trace(go.Scatter(x=[0] + list(xs), y=ys, mode="lines+markers", name=name, **extra))
     top = max(peak, 1) * 1.15
     window_marks(fig, top, window, compress_at)
     fig.update_layout(title=title, xaxis_title="tool call", yaxis_title="tokens",

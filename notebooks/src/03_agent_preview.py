@@ -188,14 +188,7 @@ def session_costs(log):
 session_costs(log)
 
 # %%
-fig = go.Figure()
-for sid, g in log.groupby("session", sort=False):
-    fig.add_trace(go.Scatter(x=[0] + list(g.turn), y=[0] + list(g.cumulative_tokens),
-                             mode="lines+markers", name=sid, text=list(g.tool)))
-fig.add_hline(y=WINDOW * 0.6, line_dash="dash", annotation_text="compact rules from 60%")
-fig.update_layout(title="Cumulative tokens per logged session", xaxis_title="turn",
-                  yaxis_title="tokens", height=360)
-fig
+plots.logged_sessions(log, WINDOW, 0.6)
 
 # %% [markdown]
 # The same calls again, now, in fresh sessions: under the rules the log was made with
