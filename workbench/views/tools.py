@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from .. import store
+from ..safeio import ReadRefused, TooLarge
 from . import pathsafe
 from .outline import render as render_outline
 from .response import Response
@@ -257,6 +258,9 @@ def _read(ctx: Context, info: FileInfo) -> Text:
         return read_text(ctx.root, info)
     except pathsafe.PathError:
         raise
+    except ReadRefused as exc:
+        more = "; it changed since it was indexed (re-index)" if isinstance(exc, TooLarge) else ""
+        raise ToolError(f"error: {info.path} cannot be read: it {exc.reason}{more}") from None
     except FileNotFoundError:
         raise ToolError(f"error: {info.path} no longer exists on disk; re-index") from None
     except OSError as exc:
