@@ -79,15 +79,15 @@ print(f"{PATH}: outline {first.tokens} tokens, whole file {whole} tokens "
 first          # a Response renders itself: the exact text, then its token count"""
 
 TOKENS_UDF = """\
-import os
+from workbench.safeio import read_beneath
 from workbench.views.tokens import get_tokenizer
 tokenizer = get_tokenizer()          # cl100k, shipped offline
 
 
 def file_tokens(path: str) -> int:
-    \"\"\"Tokens of one repository file (read from disk, decoded as UTF-8 with replacement).\"\"\"
-    with open(os.path.join(wb.root, path), "rb") as fh:
-        return tokenizer.count(fh.read().decode("utf-8", "replace"))
+    \"\"\"Tokens of one repository file (read from disk, decoded as UTF-8 with replacement;
+    read_beneath follows no link out of the repository and never blocks on a FIFO).\"\"\"
+    return tokenizer.count(read_beneath(wb.root, path, 16 << 20).decode("utf-8", "replace"))
 
 
 for name, fn in [("file_tokens", file_tokens), ("count_tokens", tokenizer.count)]:

@@ -68,21 +68,23 @@ def cache_db(repo) -> str:
 def open_repo(repo, db: str | None = None, **kw):
     """Index ``repo`` (incrementally) and open it: what every notebook's first cell does.
 
-    ``db=None`` uses :func:`cache_db`. A DuckDB file is locked by the process that writes it,
-    so when another kernel already holds that file, this kernel indexes into a private
-    temporary database instead of failing.
+    ``db=None`` uses :func:`cache_db`. Kernels share that file: the workbench opens it
+    read-only, so another kernel's index run writes a snapshot and swaps it in (this one
+    sees it on its next query). When another process holds the file open for writing and
+    does not let go within ``wait`` seconds (default 60), this kernel indexes into a
+    private temporary database instead of failing.
     """
     import tempfile
 
-    import duckdb
-
     from .api import index
+    from .snapshot import IndexBusy
     kw.setdefault("progress", False)
+    kw.setdefault("wait", 60)
     db = db or cache_db(repo)
     os.makedirs(os.path.dirname(os.path.abspath(db)), exist_ok=True)
     try:
         return index(repo, db=db, **kw)
-    except duckdb.IOException:
+    except IndexBusy:
         private = os.path.join(tempfile.mkdtemp(prefix="workbench-"), os.path.basename(db))
         return index(repo, db=private, **kw)
 
@@ -94,12 +96,13 @@ def sql_engine(wb):
         %sql engine --alias wb
 
     (duckdb-engine cannot open a second connection to a file this process already has open
-    with another configuration, so the engine hands out cursors of ``wb.con``.)
+    with another configuration, so the engine hands out cursors of the workbench's
+    connection, ``wb.cursor()``: they follow a re-index like ``wb`` does.)
     """
     import sqlalchemy
     from duckdb_engine import ConnectionWrapper
     return sqlalchemy.create_engine("duckdb:///:memory:",
-                                    creator=lambda: ConnectionWrapper(wb.con.cursor()))
+                                    creator=lambda: ConnectionWrapper(wb.cursor()))
 
 
 def notebook_paths() -> list[Path]:
