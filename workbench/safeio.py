@@ -23,6 +23,7 @@ _FILE_FLAGS = (os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | getattr(
                | getattr(os, "O_CLOEXEC", 0))
 _DIR_FD = os.open in os.supports_dir_fd and bool(_NOFOLLOW)
 _CHUNK = 1 << 20
+_LINK = "is a symbolic link (or lies under one); links are not followed when reading"
 
 
 class ReadRefused(OSError):
@@ -53,14 +54,15 @@ def _kind(mode: int) -> str:
 
 def _refusal(dir_fd: int | None, name: str, rel: str, exc: OSError) -> OSError:
     """Turn a failed no-follow open into a clear refusal (lstat only words the message)."""
-    if exc.errno in (errno.ELOOP, errno.EMLINK, errno.ENOTDIR, errno.ENXIO, errno.EOPNOTSUPP):
+    if exc.errno in (errno.ELOOP, errno.EMLINK):     # O_NOFOLLOW met a link (FreeBSD: EMLINK)
+        return ReadRefused(rel, _LINK)
+    if exc.errno in (errno.ENOTDIR, errno.ENXIO, errno.EOPNOTSUPP):
         try:
             st = os.lstat(name, dir_fd=dir_fd) if dir_fd is not None else os.lstat(name)
         except OSError:
             return exc
         if stat.S_ISLNK(st.st_mode):
-            return ReadRefused(rel, "is a symbolic link (or lies under one); links are not "
-                                    "followed when reading")
+            return ReadRefused(rel, _LINK)
         if not stat.S_ISDIR(st.st_mode) and not stat.S_ISREG(st.st_mode):
             return ReadRefused(rel, f"is {_kind(st.st_mode)}, not a regular file")
     return exc
@@ -100,8 +102,7 @@ def _open_checked(root: str, rel: str) -> int:
     real_root = os.path.realpath(root)
     path = os.path.join(real_root, *rel.split("/"))
     if os.path.realpath(path) != path:
-        raise ReadRefused(rel, "is a symbolic link (or lies under one); links are not followed "
-                               "when reading")
+        raise ReadRefused(rel, _LINK)
     fd = os.open(path, _FILE_FLAGS)
     _require_regular(fd, rel)
     return fd

@@ -51,7 +51,11 @@ def check(root: str, path) -> tuple[str, str]:
     rel = normalise(path)
     real_root = os.path.realpath(root)
     abs_path = real_root if rel == "." else os.path.join(real_root, *rel.split("/"))
-    real = os.path.realpath(abs_path)
+    try:
+        real = os.path.realpath(abs_path)
+    except OSError:                 # a link swapped for a file while it was being resolved
+        raise PathError(f"error: path {path!r} changed while it was being checked; "
+                        "try again") from None
     if real != real_root and os.path.commonpath([real_root, real]) != real_root:
         raise PathError(f"error: path {path!r} is a symlink (or lies under one) that leads "
                         "outside the repository root; it cannot be read")
