@@ -12,12 +12,18 @@ SAMPLES = REPO / "sample_repos"
 
 def _cmd_index(a) -> int:
     from .indexer import index
+    from .scan import PatternError
     if not os.path.isdir(a.root):
         print(f"workbench index: not a directory: {a.root}", file=sys.stderr)
         return 2
     db = a.db or os.path.join(os.path.abspath(a.root), ".workbench.duckdb")
-    report = index(a.root, db, jobs=a.jobs, exclude=tuple(a.exclude or ()),
-                   max_bytes=a.max_bytes, progress=not a.quiet, resolve=not a.no_resolve)
+    try:
+        report = index(a.root, db, jobs=a.jobs, exclude=tuple(a.exclude or ()),
+                       max_bytes=a.max_bytes, progress=not a.quiet, resolve=not a.no_resolve,
+                       wait=a.wait)
+    except PatternError as exc:
+        print(f"workbench index: {exc}", file=sys.stderr)
+        return 2
     print(report)
     return 0
 
@@ -89,6 +95,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--exclude", action="append", metavar="GLOB", help="extra gitignore-style glob (repeatable)")
     s.add_argument("--max-bytes", type=int, default=1024 * 1024, help="skip files above this size")
     s.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    s.add_argument("--wait", type=float, default=300, metavar="SECONDS",
+                   help="how long to wait for another index run or a read-write connection "
+                        "holding the database (default 300)")
     s.add_argument("--no-resolve", action="store_true",
                    help="skip cross-file resolution (faster; run `workbench resolve DB` later)")
     s.set_defaults(func=_cmd_index)

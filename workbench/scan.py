@@ -81,6 +81,10 @@ def _compile(lines: list[str], where: str, warnings: list) -> pathspec.GitIgnore
     return pathspec.GitIgnoreSpec.from_lines(good)
 
 
+class PatternError(ValueError):
+    """A user exclude glob that is not a valid gitignore pattern."""
+
+
 class _Ignore:
     """Nested gitignore specs: the deepest file with a decisive pattern wins."""
 
@@ -89,7 +93,7 @@ class _Ignore:
             try:
                 pathspec.GitIgnoreSpec.from_lines([g])
             except ValueError as exc:
-                raise ValueError(f"invalid exclude pattern {g!r}: {exc}") from None
+                raise PatternError(f"invalid exclude pattern {g!r}: {exc}") from None
         self.user = pathspec.GitIgnoreSpec.from_lines(list(user_globs) + list(BUILTIN_IGNORED_FILES))
         self.layers: list[tuple[str, pathspec.GitIgnoreSpec]] = []
         self.root = root
