@@ -444,8 +444,10 @@ def _content(db: str):
         con.close()
 
 
-def _slice(dst: Path, n: int, salt: str = "") -> None:
-    for p in sorted(STDLIB.glob("*.py"))[:n]:
+def _slice(dst: Path, n: int, salt: str = "", changed: int | None = None) -> None:
+    for k, p in enumerate(sorted(STDLIB.glob("*.py"))[:n]):
+        if salt and changed is not None and k >= changed:
+            continue
         write(dst, p.name, p.read_text(encoding="utf-8", errors="replace") + salt)
 
 
@@ -484,7 +486,7 @@ def kill_trials(base: Path, trials: int) -> tuple[int, int, list]:
         db = str(base / f"kill-{mode[:4]}.duckdb")
         index(root, db, progress=False)
         before = _content(db)
-        _slice(root, 80, "\n\ndef _changed():\n    return 1\n")
+        _slice(root, 80, "\n\ndef _changed():\n    return 1\n", 20 if mode == "alone" else 80)
         after_db = str(base / f"kill-{mode[:4]}-after.duckdb")
         index(root, after_db, progress=False)
         after = _content(after_db)

@@ -363,10 +363,27 @@ def index(root: str | os.PathLike, db: str | None = None, *, jobs: int | None = 
     jobs = jobs or os.cpu_count() or 1
     exclude = tuple(exclude)
 
+    scanned_box: list = []
+
+    def scanned_now():
+        if not scanned_box:
+            t_scan = time.perf_counter()
+            scanned_box.append((scan(root, exclude=exclude, max_bytes=max_bytes),
+                                time.perf_counter() - t_scan))
+        return scanned_box[0]
+
+    def short_run() -> bool:
+        """Few files changed since the database was written: writing in place (readers
+        that come meanwhile wait) beats copying the database."""
+        scanned, _ = scanned_now()
+        try:
+            since = os.stat(db).st_mtime
+        except OSError:
+            return False
+        return sum(1 for e in scanned.entries if e.mtime >= since) <= POOL_MIN_FILES
+
     def run(con) -> IndexReport:
-        t_scan = time.perf_counter()
-        scanned = scan(root, exclude=exclude, max_bytes=max_bytes)
-        scan_s = time.perf_counter() - t_scan
+        scanned, scan_s = scanned_now()
         meta = dict(root=root, schema_version=str(store.SCHEMA_VERSION),
                     extractor_version=extractor_version(),
                     exclude=list(exclude), max_bytes=str(max_bytes),
@@ -388,7 +405,7 @@ def index(root: str | os.PathLike, db: str | None = None, *, jobs: int | None = 
         finally:
             con.close()
     else:
-        with write_index(db, wait=wait) as con:
+        with write_index(db, wait=wait, in_place=short_run) as con:
             report = run(con)
     report.seconds = time.perf_counter() - t0
     return report

@@ -231,10 +231,14 @@ def _fsync_dir(path: str) -> None:
 
 
 @contextmanager
-def write_index(db: str, wait: float = DEFAULT_WAIT, say=_say_default):
+def write_index(db: str, wait: float = DEFAULT_WAIT, say=_say_default, in_place=True):
     """Yield a writable connection for an index run on `db` (see the module doc): the live
     database when nobody reads it, else a snapshot that replaces it on a clean exit. An
-    exception discards a snapshot (in place, the caller's transaction rolls back)."""
+    exception discards a snapshot (in place, the caller's transaction rolls back).
+
+    `in_place` (a bool, or a function called once the writer lock is held) may rule out
+    writing in place: a long run writes a snapshot even when nobody reads yet, so readers
+    that come meanwhile do not wait for it."""
     from . import store
     db = os.path.realpath(db)                   # replace the file, not a symlink to it
     os.makedirs(os.path.dirname(db), exist_ok=True)
@@ -248,11 +252,13 @@ def write_index(db: str, wait: float = DEFAULT_WAIT, say=_say_default):
             con = None
             if os.path.exists(db):
                 fd, others = _guard(db, wait, say)
-                if not others and _try_flock(fd, fcntl.LOCK_EX if fcntl else 0):
+                short = in_place() if callable(in_place) else in_place
+                if short and not others and _try_flock(fd, fcntl.LOCK_EX if fcntl else 0):
                     try:                            # nobody reads: in place
                         con = store.connect(db)
                     except (duckdb.IOException, duckdb.ConnectionException):
-                        _try_flock(fd, fcntl.LOCK_UN)   # a reader came first: snapshot
+                        if fcntl is not None:       # a reader came first: snapshot
+                            _try_flock(fd, fcntl.LOCK_UN)
                 if con is not None:
                     try:
                         yield con
