@@ -17,9 +17,10 @@ a process that has the file open - even read-only - stops any writer. An index r
    database gets the old file or the new one, never a mix. Connections opened before keep
    reading the old file (its data stays valid until they close); a `Workbench` switches to
    the new file on its next query;
-4. when nobody reads it, writes in place (one transaction; the usual edit loop pays no
-   copy), holding an exclusive ``flock``: a `Workbench` opening meanwhile waits for the
-   run to finish, saying so.
+4. when nobody reads it and the run is short (the indexer: at most 32 files changed),
+   writes in place (one transaction; the usual edit loop pays no copy), holding an
+   exclusive ``flock``: a `Workbench` opening meanwhile waits for the run to finish,
+   saying so.
 
 A first index always builds a new file and renames it into place, so a first run that
 fails or is killed leaves no database; a later run that fails or is killed (``kill -9``)
