@@ -25,16 +25,20 @@ class Workbench:
     """
 
     def __init__(self, db: str, read_only: bool = True, report: IndexReport | None = None,
-                 wait: float = READER_WAIT):
+                 wait: float = READER_WAIT, safe: bool = False, memory_limit: str | None = None):
         if not os.path.exists(db):
             raise FileNotFoundError(f"no workbench database at {db!r}; run `workbench index ROOT --db {db}` first")
+        if safe and not read_only:
+            raise ValueError("a safe workbench is read-only")
         self.db = db
         self.read_only = read_only
+        self.safe = safe
         self.report = report
         self._wait = wait
         self._fd = None                 # shared flock on the file read (read-only mode)
         self._ident = None
         self._lock = threading.Lock()
+        self._con = None
         if read_only:
             self._con = duckdb.connect(":memory:")
             self._name = _catalog_name(db)
@@ -45,10 +49,15 @@ class Workbench:
                 self.close()
                 raise
             try:                        # call-graph view and macros as temporary objects
-                from .graph import install_sql
+                from .schema import install_sql
                 install_sql(self._con)
             except duckdb.Error:
                 pass
+            if memory_limit:
+                store.run(self._con, "SET memory_limit = ?", [memory_limit])
+            if safe:                    # SQL you did not write: no way out of the index
+                store.run(self._con, "SET enable_external_access = false")
+                store.run(self._con, "SET lock_configuration = true")
         else:
             self._con = open_database(db, wait=wait)
             try:
@@ -96,7 +105,7 @@ class Workbench:
     def con(self) -> duckdb.DuckDBPyConnection:
         """The connection; a read-only workbench first switches to a newer index file when
         an index run swapped one in."""
-        if self.read_only and self._fd is not None:
+        if self.read_only and self._fd is not None and not self.safe:
             now = identity(self.db)
             if now is not None and now != self._ident:
                 with self._lock:
@@ -167,8 +176,8 @@ class Workbench:
         return outline(self, path, rules, **kw)
 
     def tool(self, tool_name: str, /, rules=None, session=None, **args):
-        """Run an agent tool (see workbench.views.tools.TOOLS) and return its Response."""
-        from .views.tools import call
+        """Run an agent tool (see workbench.views.TOOLS) and return its Response."""
+        from .views import call
         return call(self, tool_name, args, rules=rules, session=session)
 
     def session(self, rules=None, **kw):
@@ -176,36 +185,50 @@ class Workbench:
         from .views.session import Session
         return Session(self, rules, **kw)
 
-    # -- call graph (workbench/graph.py): plain values, see its module doc for the shapes
-    def find_definition(self, name: str, limit: int = 20):
+    # -- call graph (workbench/graph.py): plain values, see its module doc for the shapes;
+    # every answer is a bounded Page (`limit` rows from `offset`, `.total` counts them all)
+    def find_definition(self, name: str, limit: int | None = 20, offset: int = 0):
         """Definitions matching a name or qualified name, best first."""
         from .graph import find_definition
-        return find_definition(self.con, name, limit=limit)
+        return find_definition(self.con, name, limit=limit, offset=offset)
 
-    def find_callers(self, symbol, include_ambiguous: bool = True):
+    def find_callers(self, symbol, include_ambiguous: bool = True, limit: int | None = 100, offset: int = 0):
         """Call sites calling `symbol` (qualname, name or id) with their resolution."""
         from .graph import find_callers
-        return find_callers(self.con, symbol, include_ambiguous=include_ambiguous)
+        return find_callers(self.con, symbol, include_ambiguous=include_ambiguous, limit=limit, offset=offset)
 
-    def find_callees(self, symbol, resolved_only: bool = False):
+    def find_callees(self, symbol, resolved_only: bool = False, limit: int | None = 100, offset: int = 0):
         """Calls made by `symbol`, resolved or not."""
         from .graph import find_callees
-        return find_callees(self.con, symbol, resolved_only=resolved_only)
+        return find_callees(self.con, symbol, resolved_only=resolved_only, limit=limit, offset=offset)
 
-    def trace_call_chain(self, symbol, depth: int = 3, direction: str = "down"):
+    def trace_call_chain(self, symbol, depth: int = 3, direction: str = "down", limit: int | None = 1000):
         """Call edges within `depth` steps down (callees), up (callers) or both; cycles marked."""
         from .graph import trace_call_chain
-        return trace_call_chain(self.con, symbol, depth=depth, direction=direction)
+        return trace_call_chain(self.con, symbol, depth=depth, direction=direction, limit=limit)
 
-    def architecture(self, directory: str = "."):
-        """Parts of a directory, their sizes, dependencies and entry points."""
+    def get_architecture_overview(self, directory: str = "."):
+        """Parts of a directory, their sizes, dependencies and entry points. A path outside
+        the repository raises `PathError`; a directory without indexed source files
+        `LookupError`."""
         from .graph import get_architecture_overview
-        return get_architecture_overview(self.con, directory)
+        rel = self._path(directory)
+        arch = get_architecture_overview(self.con, rel)
+        if not arch.files:
+            raise LookupError(f"no indexed files under {rel!r}")
+        return arch
 
-    def impact(self, changed_paths, depth: int = 2):
-        """Symbols depending on the given files (calls, imports, bases), transitively."""
+    def impact(self, changed_paths, depth: int = 2, limit: int | None = 100, offset: int = 0):
+        """Symbols depending on the given files (calls, imports, bases), transitively. A
+        path outside the repository raises `PathError`."""
         from .graph import impact
-        return impact(self.con, changed_paths, depth=depth)
+        paths = [changed_paths] if isinstance(changed_paths, str) else list(changed_paths)
+        return impact(self.con, [self._path(p) for p in paths], depth=depth, limit=limit,
+                      offset=offset)
+
+    def _path(self, path) -> str:
+        from .views.pathsafe import check
+        return check(self.root, path)[0]
 
     def close(self) -> None:
         if self._con is not None:
@@ -232,9 +255,14 @@ def index(root, db: str | None = None, *, read_only: bool = True, **kw) -> Workb
     return Workbench(report.db, read_only=read_only, report=report)
 
 
-def open(db: str, read_only: bool = True) -> Workbench:  # noqa: A001
-    """Open an existing workbench database (read-only unless `read_only=False`)."""
-    return Workbench(db, read_only=read_only)
+def open(db: str, read_only: bool = True, *, safe: bool = False,  # noqa: A001
+         memory_limit: str | None = None) -> Workbench:
+    """Open an existing workbench database (read-only unless `read_only=False`).
+
+    `safe=True` is for SQL you did not write: the connection then has no file, network or
+    extension access and its configuration is locked (it does not follow later index runs);
+    `memory_limit` caps DuckDB's memory (e.g. ``"1GB"``)."""
+    return Workbench(db, read_only=read_only, safe=safe, memory_limit=memory_limit)
 
 
 # ---------------------------------------------------------------- opening, clear errors

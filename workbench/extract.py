@@ -644,7 +644,7 @@ class _LocalResolver:
         return None, "unresolved"
 
 
-# ---------------------------------------------------------------- call-graph captures (issue 3)
+# ---------------------------------------------------------------- call-graph captures
 
 _BIND_PARTS = ("bind.target", "bind.value", "bind.key")
 _DEF, _CALL, _REL, _DOC, _BIND, _IMPORT, _COMMENT, _MODDOC, _PACKAGE, _OTHER = range(10)

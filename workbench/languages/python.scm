@@ -49,7 +49,7 @@
   name: (aliased_import name: (dotted_name) @import.name alias: (identifier) @import.alias)) @import
 (import_from_statement module_name: (_) @import.module (wildcard_import) @import.name) @import
 
-; --- call-graph captures (issue 3: workbench/resolve.py reads these; see docs/schema.md)
+; --- call-graph captures (workbench/resolve.py reads these; see docs/schema.md)
 ; Lambdas are symbols of kind `lambda`, named `<lambdaN>` by extract.py (numbered from 1 in
 ; source order within their enclosing definition); calls in their body belong to them.
 (lambda "lambda" @name body: (_) @body) @definition.lambda

@@ -86,7 +86,7 @@
 
 ; `import type {A} from 'm'` is an import_statement too (covered by ecma.scm).
 
-; --- call-graph captures (issue 3; shared ones in ecma.scm)
+; --- call-graph captures (shared ones in ecma.scm)
 (public_field_definition name: (_) @bind.target value: (_) @bind.value) @bind.assign
 (public_field_definition name: (_) @bind.target type: (type_annotation (_) @bind.value)) @bind.declare
 (variable_declarator name: (identifier) @bind.target type: (type_annotation (_) @bind.value)) @bind.declare
