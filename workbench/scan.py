@@ -129,7 +129,7 @@ class _Ignore:
 
 # C0/C1 controls and the characters str.splitlines() breaks on: a name holding one cannot
 # be shown on one line of a tool's answer (or would forge extra lines).
-_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def name_problem(name: str) -> tuple[str, str | None]:
@@ -141,8 +141,8 @@ def name_problem(name: str) -> tuple[str, str | None]:
     except UnicodeEncodeError:
         name = os.fsencode(name).decode("utf-8", "backslashreplace")
         reason = "name is not valid UTF-8"
-    if _UNPRINTABLE.search(name):
-        name = _UNPRINTABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), name)
+    if UNPRINTABLE.search(name):
+        name = UNPRINTABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), name)
         reason = reason or "name contains control or line-break characters"
     return name, reason
 
