@@ -240,21 +240,36 @@ def _chunks(items: list, n: int) -> list[list]:
     return [items[i:i + n] for i in range(0, len(items), n)]
 
 
-WORKER_MEMORY = 2 << 30          # bytes of data one parser process may allocate (RLIMIT_DATA)
+WORKER_MEMORY = 2 << 30          # bytes one parser process may allocate beyond what it inherits
 IN_PROCESS_MAX_BYTES = 256 * 1024  # bigger files go to a parser process even in small runs
 POOL_MIN_FILES = 32                # fewer changed files than this are parsed in this process
 
 
 def _limit_memory(limit: int) -> None:
-    """Parser-process initializer: cap its data segment, so one pathological file ends
-    that process (and is reported as failed) instead of exhausting the machine."""
+    """Parser-process initializer: cap its data segment at `limit` bytes beyond what it
+    inherited from the process that forked it, so one pathological file ends that process
+    (and is reported as failed) instead of exhausting the machine."""
     try:
         import resource
         _, hard = resource.getrlimit(resource.RLIMIT_DATA)
-        cap = limit if hard == resource.RLIM_INFINITY else min(limit, hard)
+        cap = _data_bytes() + limit
+        if hard != resource.RLIM_INFINITY:
+            cap = min(cap, hard)
         resource.setrlimit(resource.RLIMIT_DATA, (cap, hard))
     except (ImportError, ValueError, OSError, AttributeError):
         pass
+
+
+def _data_bytes() -> int:
+    """The data segment this process holds now (Linux: VmData), 0 when unknown."""
+    try:
+        with open("/proc/self/status", "rb") as fh:
+            for line in fh:
+                if line.startswith(b"VmData:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
 
 
 def _crashed(item: tuple[ScanEntry, str | None]) -> _Chunk:
