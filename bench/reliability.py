@@ -50,6 +50,15 @@ MARKER = "OUTSIDE-THE-ROOT-7f3a"
 TIMEOUT = 20.0
 
 
+def last_error(stderr: str) -> str:
+    """The exception line of a traceback (or the last line of stderr)."""
+    lines = [ln for ln in stderr.strip().splitlines() if ln.strip()]
+    for ln in reversed(lines):
+        if ln[:1].isalpha() and ":" in ln and not ln.startswith(("Traceback", "During")):
+            return ln.strip()
+    return lines[-1].strip() if lines else "?"
+
+
 def log(*a) -> None:
     print(*a, flush=True)
 
@@ -82,16 +91,22 @@ class Tally:
         self.name = name
         self.attempts = self.escapes = self.crashes = self.hangs = 0
         self.examples: dict[str, list[str]] = {"escape": [], "crash": [], "hang": []}
+        from collections import Counter
+        self.causes: Counter = Counter()
 
-    def note(self, kind: str, what: str) -> None:
-        setattr(self, {"escape": "escapes", "crash": "crashes", "hang": "hangs"}[kind],
-                getattr(self, {"escape": "escapes", "crash": "crashes", "hang": "hangs"}[kind]) + 1)
+    def note(self, kind: str, what: str, why: str = "") -> None:
+        field = {"escape": "escapes", "crash": "crashes", "hang": "hangs"}[kind]
+        setattr(self, field, getattr(self, field) + 1)
+        if why:
+            self.causes[why] += 1
         if len(self.examples[kind]) < 4:
             self.examples[kind].append(what[:160])
 
     def line(self) -> str:
+        causes = ", ".join(f"{k} {v}" for k, v in self.causes.most_common(6))
         return (f"{self.name}: {self.attempts} attempts, {self.escapes} escapes, "
-                f"{self.crashes} crashes, {self.hangs} hangs")
+                f"{self.crashes} crashes, {self.hangs} hangs"
+                + (f" (crashes by error: {causes})" if causes else ""))
 
 
 # ---------------------------------------------------------------- hostile repositories
@@ -190,7 +205,7 @@ def index_attacks(base: Path, tally: Tally) -> None:
         if rc is None:
             tally.note("hang", f"index: {name}")
         elif rc != 0:
-            tally.note("crash", f"index: {name}: {(err.strip().splitlines() or ['?'])[-1]}")
+            tally.note("crash", f"index: {name}: {last_error(err)}", last_error(err).split(":")[0])
 
 
 # ---------------------------------------------------------------- tool attacks
@@ -285,13 +300,14 @@ def api_attacks(db: str, tally: Tally) -> None:
                 if status == "hang":
                     tally.note("hang", what)
                 elif status == "crash":
-                    tally.note("crash", f"{what}: {type(out).__name__}: {str(out)[:80]}")
+                    tally.note("crash", f"{what}: {type(out).__name__}: {str(out)[:80]}",
+                               type(out).__name__)
                 elif _bad(out.text):
                     tally.note("escape", what)
     graph_calls = [("find_definition", lambda v: wb.find_definition(v)),
                    ("find_callers", lambda v: wb.find_callers(v)),
                    ("trace_call_chain", lambda v: wb.trace_call_chain(v, depth=3)),
-                   ("architecture", lambda v: wb.architecture(v)),
+                   ("architecture", lambda v: wb.get_architecture_overview(v)),
                    ("impact", lambda v: wb.impact([v]))]
     for label, fn in graph_calls:
         values = PATHS if label in ("architecture", "impact") else SYMBOLS
@@ -302,7 +318,8 @@ def api_attacks(db: str, tally: Tally) -> None:
             if status == "hang":
                 tally.note("hang", what)
             elif status == "crash" and not _answered(out):
-                tally.note("crash", f"{what}: {type(out).__name__}: {str(out)[:80]}")
+                tally.note("crash", f"{what}: {type(out).__name__}: {str(out)[:80]}",
+                           type(out).__name__)
             elif status == "ok" and _bad(repr(out)):
                 tally.note("escape", what)
     wb.close()
@@ -373,7 +390,7 @@ def cli_attacks(db: str, tmp: Path, tally: Tally, limit: int | None) -> None:
             continue
         out, err = r.stdout.decode("utf-8", "replace"), r.stderr.decode("utf-8", "replace")
         if "Traceback" in err:
-            tally.note("crash", f"cli {case}: {err.strip().splitlines()[-1]}")
+            tally.note("crash", f"cli {case}: {last_error(err)}", last_error(err).split(":")[0])
         elif _bad(out) or os.path.exists(tmp / "leak.csv"):
             tally.note("escape", f"cli {case}")
         elif case[0] == "sql" and r.returncode == 0:
@@ -531,7 +548,7 @@ def kill_trials(base: Path, trials: int) -> tuple[int, int, list]:
             if r.returncode != 0 and "Traceback" in r.stderr:
                 lost += 1
                 notes.append(f"first index killed at {delay or 'first write'}: the database left "
-                             f"behind answers with a traceback ({r.stderr.strip().splitlines()[-1]})")
+                             f"behind answers with a traceback ({last_error(r.stderr)})")
     return n_trials, lost, notes
 
 
@@ -682,7 +699,7 @@ def worst_lookup(db: str, names: list[str], ops: list[str], runs: int, cap_mb: i
                     d = json.loads(out.strip().splitlines()[-1])
                 except (ValueError, IndexError):
                     rows.append((name, op, wall, float("inf"),
-                                 f"process died: {(err.strip().splitlines() or ['?'])[-1][:80]}"))
+                                 f"process died: {last_error(err)[:80]}"))
                     continue
                 rows.append((name, op, d["s"], (d["peak"] - d["base"]) / 1024, d["err"]))
     return rows
@@ -714,7 +731,7 @@ def worst_file(base: Path, quick: bool, timeout: float) -> list:
         try:
             d = json.loads(out.strip().splitlines()[-1])
         except (ValueError, IndexError):
-            rows.append((label, wall, float("inf"), f"died: {(err.strip().splitlines() or ['?'])[-1][:80]}"))
+            rows.append((label, wall, float("inf"), f"died: {last_error(err)[:80]}"))
             continue
         rows.append((label, d["s"], (d["peak"] - d["base"]) / 1024, d["status"]))
     return rows
