@@ -294,7 +294,8 @@ def _catalog_name(db: str) -> str:
 def open_database(db: str, read_only: bool = False, wait: float = READER_WAIT):
     """`store.connect` with one-sentence errors: waits while a writer holds the file."""
     try:
-        return wait_for_lock(lambda: store.connect(db, read_only=read_only), db, wait)
+        return wait_for_lock(lambda: store.connect(db, read_only=read_only), db, wait,
+                             writing=not read_only)
     except IndexBusy:
         raise
     except duckdb.Error as exc:

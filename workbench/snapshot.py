@@ -92,6 +92,8 @@ def _fill(text: str, who: str, wait: float) -> str:
 
 
 def _try_flock(fd: int, op: int) -> bool:
+    """Take (or release) an flock without waiting; False when another holder conflicts.
+    A file system without flock counts as granted (locking is then DuckDB's alone)."""
     if fcntl is None:
         return True
     try:
@@ -99,6 +101,8 @@ def _try_flock(fd: int, op: int) -> bool:
         return True
     except BlockingIOError:
         return False
+    except OSError:
+        return True
 
 
 @contextmanager
@@ -321,9 +325,11 @@ def is_lock_error(exc: Exception) -> bool:
     return isinstance(exc, duckdb.IOException) and "lock" in str(exc).lower()
 
 
-def wait_for_lock(attempt, db: str, wait: float = READER_WAIT, say=_say_default):
-    """Run `attempt()` (an open of `db`), retrying while a writer holds the file - an index
-    run writing in place, or a read-write connection - for up to `wait` seconds."""
+def wait_for_lock(attempt, db: str, wait: float = READER_WAIT, say=_say_default,
+                  writing: bool = False):
+    """Run `attempt()` (an open of `db`), retrying for up to `wait` seconds while another
+    process holds the file: a writer (an index run writing in place, a read-write
+    connection), or - for a `writing` open, which needs the file to itself - anyone."""
     def once():
         try:
             return True, attempt()
@@ -332,6 +338,13 @@ def wait_for_lock(attempt, db: str, wait: float = READER_WAIT, say=_say_default)
                 raise
             m = _BUSY.search(str(exc))
             return False, f"process {m.group(1)}" if m else "another process"
+    if writing:
+        return _poll(once, wait, say,
+                     db + " is open in {who}; a read-write connection needs it to itself - "
+                     "waiting up to {wait} s",
+                     db + " is open in {who}; a read-write connection needs it to itself - "
+                     "gave up after waiting {wait} s (open it read-only, or close the other "
+                     "connection)")
     return _poll(once, wait, say,
                  db + " is being written by {who}; waiting up to {wait} s",
                  db + " is being written by {who} (an index run, or a read-write "
