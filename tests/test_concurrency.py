@@ -137,6 +137,19 @@ def test_readers_polling_during_index_runs_never_fail(shop, tmp_path):
     assert len(_content(db)["files"]) == 22
 
 
+def test_workbench_resolve_does_not_stop_an_open_reader(shop):
+    root, db = shop
+    reader = _py(HOLD, db, "ro", stdin=subprocess.PIPE)
+    try:
+        _wait_for_line(reader, "open")
+        run = subprocess.run([sys.executable, "-m", "workbench.cli", "resolve", db, "-q"],
+                             cwd=ROOT, capture_output=True, text=True, timeout=300)
+    finally:
+        reader.communicate("", timeout=60)
+    assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
+    assert reader.returncode == 0
+
+
 def test_a_second_index_run_waits_for_the_first(shop):
     root, db = shop
     for k in range(40):                                 # enough work that the runs overlap
