@@ -693,15 +693,17 @@ def worst_lookup(db: str, names: list[str], ops: list[str], runs: int, cap_mb: i
             for _ in range(runs):
                 rc, out, err, wall = run_py(LOOKUP, db, op, name, timeout=timeout, limit_mb=cap_mb)
                 if rc is None:
-                    rows.append((name, op, float("inf"), float("inf"), f"no answer in {timeout:g} s"))
+                    rows.append((name, op, float("inf"), float("inf"), f"no answer in {timeout:g} s",
+                                 float("inf")))
                     continue
                 try:
                     d = json.loads(out.strip().splitlines()[-1])
                 except (ValueError, IndexError):
                     rows.append((name, op, wall, float("inf"),
-                                 f"process died: {last_error(err)[:80]}"))
+                                 f"process died: {last_error(err)[:80]}", float("inf")))
                     continue
-                rows.append((name, op, d["s"], (d["peak"] - d["base"]) / 1024, d["err"]))
+                rows.append((name, op, d["s"], (d["peak"] - d["base"]) / 1024, d["err"],
+                             d["peak"] / 1024))
     return rows
 
 
@@ -758,7 +760,10 @@ def main(argv=None) -> int:
     ap.add_argument("--out", help="also write the report here")
     ap.add_argument("--lookup-cap-mb", type=int, default=6144,
                     help="memory cap of each lookup process (a runaway lookup is stopped there)")
+    ap.add_argument("--only", default="attacks,race,kill,poll,drift,lookup,file,stub",
+                    help="comma-separated sections to run (default: all)")
     a = ap.parse_args(argv)
+    only = set(a.only.split(","))
     lines: list[str] = []
 
     def say(text: str = "") -> None:
@@ -771,63 +776,72 @@ def main(argv=None) -> int:
     try:
         say(f"# reliability bench ({time.strftime('%Y-%m-%d %H:%M')}, load {os.getloadavg()[0]:.1f}, "
             f"{'quick' if a.quick else 'full'})")
-        api, cli, idx = Tally("attacks through the Python API"), Tally("attacks through the CLI"), \
-            Tally("index runs of hostile repositories")
-        root, outside = tool_repo(base)
-        db = str(base / "tools.duckdb")
-        index(root, db, jobs=1, progress=False)
-        fifos = after_index_hazards(root, outside, base)
-        api_attacks(db, api)
-        unblock(fifos)
-        cli_attacks(db, base, cli, 12 if a.quick else None)
-        unblock(fifos)
-        ixbase = base / "ix"
-        ixbase.mkdir()
-        index_attacks(ixbase, idx)
-        for t in (api, cli, idx):
-            say(t.line())
-            for kind, ex in t.examples.items():
-                for e in ex:
-                    say(f"    {kind}: {e}")
-        total = [sum(getattr(t, f) for t in (api, cli, idx))
-                 for f in ("attempts", "escapes", "crashes", "hangs")]
-        say(f"attempts {total[0]}, escapes {total[1]}, crashes {total[2]}, hangs {total[3]}")
+        if "attacks" in only:
+            api, cli, idx = Tally("attacks through the Python API"), Tally("attacks through the CLI"), \
+                Tally("index runs of hostile repositories")
+            root, outside = tool_repo(base)
+            db = str(base / "tools.duckdb")
+            index(root, db, jobs=1, progress=False)
+            fifos = after_index_hazards(root, outside, base)
+            api_attacks(db, api)
+            unblock(fifos)
+            cli_attacks(db, base, cli, 12 if a.quick else None)
+            unblock(fifos)
+            ixbase = base / "ix"
+            ixbase.mkdir()
+            index_attacks(ixbase, idx)
+            for t in (api, cli, idx):
+                say(t.line())
+                for kind, ex in t.examples.items():
+                    for e in ex:
+                        say(f"    {kind}: {e}")
+            total = [sum(getattr(t, f) for t in (api, cli, idx))
+                     for f in ("attempts", "escapes", "crashes", "hangs")]
+            say(f"attempts {total[0]}, escapes {total[1]}, crashes {total[2]}, hangs {total[3]}")
 
-        calls, esc, crash = swap_race(base, 8 if a.quick else 30)
-        say(f"swap race: {calls} tool calls racing a link swap, {esc} escapes, {crash} crashes")
+        if "race" in only:
+            calls, esc, crash = swap_race(base, 8 if a.quick else 30)
+            say(f"swap race: {calls} tool calls racing a link swap, {esc} escapes, {crash} crashes")
 
-        n, lost, notes = kill_trials(base, 3 if a.quick else 5)
-        say(f"kill -9 during index runs: {n} trials, {lost} data-loss trials")
-        for note in notes[:6]:
-            say(f"    {note}")
+        if "kill" in only:
+            n, lost, notes = kill_trials(base, 3 if a.quick else 5)
+            say(f"kill -9 during index runs: {n} trials, {lost} data-loss trials")
+            for note in notes[:6]:
+                say(f"    {note}")
 
-        ok, failed, ixfail = polling_readers(base, 4 if a.quick else 8)
-        say(f"readers polling during index runs: {ok + failed} polls, {failed} failed; "
-            f"index runs that failed because of the reader: {ixfail}")
+        if "poll" in only:
+            ok, failed, ixfail = polling_readers(base, 4 if a.quick else 8)
+            say(f"readers polling during index runs: {ok + failed} polls, {failed} failed; "
+                f"index runs that failed because of the reader: {ixfail}")
 
-        d = drift(base, 2 if a.quick else 3, a.quick)
-        say(f"drift edges (incremental vs fresh, per trial): {d} (total {sum(d)})")
+        if "drift" in only:
+            d = drift(base, 2 if a.quick else 3, a.quick)
+            say(f"drift edges (incremental vs fresh, per trial): {d} (total {sum(d)})")
 
-        stdlib_db = str(base / "stdlib.duckdb")
-        index(STDLIB, stdlib_db, progress=False)
-        names = ["__init__", "setUp", "get", "__repr__", "run"][:3 if a.quick else 5]
-        ops = ["api.find_definition", "api.find_callers", "tool.find_definition", "tool.find_callers"]
-        rows = worst_lookup(stdlib_db, names, ops, 1 if a.quick else 3, a.lookup_cap_mb, 300)
-        worst = max(rows, key=lambda r: (r[3], r[2]))
-        slow = max(rows, key=lambda r: r[2])
-        say(f"worst symbol lookup (memory): {worst[1]}({worst[0]!r}) {worst[2]:.2f} s, "
-            f"peak +{worst[3]:.0f} MB{' - ' + worst[4] if worst[4] else ''}")
-        say(f"worst symbol lookup (time): {slow[1]}({slow[0]!r}) {slow[2]:.2f} s, "
-            f"peak +{slow[3]:.0f} MB{' - ' + slow[4] if slow[4] else ''}")
-        for r in sorted(rows, key=lambda r: (-r[3], -r[2]))[:8]:
-            say(f"    {r[1]}({r[0]!r}): {r[2]:.2f} s, +{r[3]:.0f} MB {r[4]}")
+        if "lookup" in only:
+            stdlib_db = str(base / "stdlib.duckdb")
+            index(STDLIB, stdlib_db, progress=False)
+            names = ["__init__", "setUp", "get", "__repr__", "run"][:3 if a.quick else 5]
+            ops = ["api.find_definition", "api.find_callers", "tool.find_definition", "tool.find_callers"]
+            rows = worst_lookup(stdlib_db, names, ops, 1 if a.quick else 3, a.lookup_cap_mb, 300)
+            worst = max(rows, key=lambda r: (r[3], r[2]))
+            slow = max(rows, key=lambda r: r[2])
+            say(f"worst symbol lookup (memory): {worst[1]}({worst[0]!r}) {worst[2]:.2f} s, "
+                f"+{worst[3]:.0f} MB over the open index (process peak {worst[5]:.0f} MB)"
+                f"{' - ' + worst[4] if worst[4] else ''}")
+            say(f"worst symbol lookup (time): {slow[1]}({slow[0]!r}) {slow[2]:.2f} s, "
+                f"+{slow[3]:.0f} MB (process peak {slow[5]:.0f} MB){' - ' + slow[4] if slow[4] else ''}")
+            for r in sorted(rows, key=lambda r: (-r[3], -r[2]))[:8]:
+                say(f"    {r[1]}({r[0]!r}): {r[2]:.2f} s, +{r[3]:.0f} MB, peak {r[5]:.0f} MB {r[4]}")
 
-        files = worst_file(base, a.quick, 900)
-        wf = max(files, key=lambda r: (r[2], r[1]))
-        say(f"worst single file (one parser process): {wf[0]}: {wf[1]:.1f} s, peak +{wf[2]:.0f} MB ({wf[3]})")
-        for r in sorted(files, key=lambda r: -r[2])[:6]:
-            say(f"    {r[0]}: {r[1]:.1f} s, +{r[2]:.0f} MB {r[3]}")
-        say(f"stub outline of 10,000 module variables: {stub_seconds(base):.2f} s")
+        if "file" in only:
+            files = worst_file(base, a.quick, 900)
+            wf = max(files, key=lambda r: (r[2], r[1]))
+            say(f"worst single file (one parser process): {wf[0]}: {wf[1]:.1f} s, peak +{wf[2]:.0f} MB ({wf[3]})")
+            for r in sorted(files, key=lambda r: -r[2])[:6]:
+                say(f"    {r[0]}: {r[1]:.1f} s, +{r[2]:.0f} MB {r[3]}")
+        if "stub" in only:
+            say(f"stub outline of 10,000 module variables: {stub_seconds(base):.2f} s")
         say(f"bench time: {time.perf_counter() - t0:.0f} s")
     finally:
         unblock(fifos)
