@@ -59,6 +59,15 @@ def last_error(stderr: str) -> str:
     return lines[-1].strip() if lines else "?"
 
 
+def last_json(out: str) -> dict:
+    """The JSON object a child printed last (DuckDB may print a progress bar on the same
+    line, before it)."""
+    for line in reversed(out.splitlines()):
+        if "{" in line:
+            return json.loads(line[line.index("{"):])
+    raise ValueError("no JSON in the output")
+
+
 def log(*a) -> None:
     print(*a, flush=True)
 
@@ -697,7 +706,7 @@ def worst_lookup(db: str, names: list[str], ops: list[str], runs: int, cap_mb: i
                                  float("inf")))
                     continue
                 try:
-                    d = json.loads(out.strip().splitlines()[-1])
+                    d = last_json(out)
                 except (ValueError, IndexError):
                     rows.append((name, op, wall, float("inf"),
                                  f"process died: {last_error(err)[:80]}", float("inf")))
@@ -731,7 +740,7 @@ def worst_file(base: Path, quick: bool, timeout: float) -> list:
             rows.append((label, float("inf"), float("inf"), f"no answer in {timeout:g} s"))
             continue
         try:
-            d = json.loads(out.strip().splitlines()[-1])
+            d = last_json(out)
         except (ValueError, IndexError):
             rows.append((label, wall, float("inf"), f"died: {last_error(err)[:80]}"))
             continue
