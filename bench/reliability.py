@@ -288,7 +288,7 @@ def _call(fn, timeout: float = TIMEOUT):
 
 
 def api_attacks(db: str, tally: Tally) -> None:
-    from workbench.views.tools import TOOLS
+    from workbench.views import TOOLS
     wb = workbench.open(db, read_only=True)
     base = {"read_region": {"path": "app/main.py", "start_line": 1, "end_line": 5},
             "resolve_symbol": {"name": "helper"}, "file_index": {"path": "app/main.py"},

@@ -9,6 +9,7 @@ import pytest
 
 import workbench
 from conftest import write
+from workbench.graph import NoIndexedFiles
 from workbench.indexer import index
 
 
@@ -99,7 +100,7 @@ def test_the_graph_api_refuses_outside_paths_and_unknown_directories(wb):
             wb.get_architecture_overview(bad)
         with pytest.raises(PathError):
             wb.impact([bad])
-    with pytest.raises(LookupError, match="no indexed files under 'nowhere'"):
+    with pytest.raises(NoIndexedFiles, match="no indexed files under 'nowhere'"):
         wb.get_architecture_overview("nowhere")
 
 

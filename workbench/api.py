@@ -210,12 +210,12 @@ class Workbench:
     def get_architecture_overview(self, directory: str = "."):
         """Parts of a directory, their sizes, dependencies and entry points. A path outside
         the repository raises `PathError`; a directory without indexed source files
-        `LookupError`."""
-        from .graph import get_architecture_overview
+        `NoIndexedFiles` (a `LookupError`)."""
+        from .graph import NoIndexedFiles, get_architecture_overview
         rel = self._path(directory)
         arch = get_architecture_overview(self.con, rel)
         if not arch.files:
-            raise LookupError(f"no indexed files under {rel!r}")
+            raise NoIndexedFiles(f"no indexed files under {rel!r}")
         return arch
 
     def impact(self, changed_paths, depth: int = 2, limit: int | None = 100, offset: int = 0):

@@ -72,6 +72,10 @@ class SymbolNotFound(LookupError):
     pass
 
 
+class NoIndexedFiles(LookupError):
+    """A directory (inside the root) that holds no indexed source file."""
+
+
 class AmbiguousSymbol(LookupError):
     def __init__(self, name: str, matches: list, total: int | None = None):
         self.name = name
@@ -638,4 +642,4 @@ def impact(con, changed_paths, depth: int = 2, limit: int | None = DEFAULT_LIMIT
 __all__ = ["find_definition", "symbol_id", "symbols_by_id", "search_symbols", "Symbol", "constructor_targets", "find_callers", "find_callees",
            "find_unresolved_calls", "trace_call_chain", "get_architecture_overview", "entry_points",
            "impact", "Page", "Definition", "CallSite", "ChainEdge", "Architecture", "Unit", "Dependency",
-           "EntryPoint", "Impacted", "SymbolNotFound", "AmbiguousSymbol", "DIRECTIONS", "DEFAULT_LIMIT"]
+           "EntryPoint", "Impacted", "SymbolNotFound", "NoIndexedFiles", "AmbiguousSymbol", "DIRECTIONS", "DEFAULT_LIMIT"]
