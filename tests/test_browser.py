@@ -14,6 +14,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -109,8 +110,11 @@ def _accept_kernel_dialog(page) -> bool:
 
 
 def _kernel_idle(lab: str, name: str) -> bool:
-    with urllib.request.urlopen(f"{lab}/api/sessions", timeout=5) as r:
-        sessions = json.load(r)
+    try:                                        # a busy server may not answer in time: ask again
+        with urllib.request.urlopen(f"{lab}/api/sessions", timeout=5) as r:
+            sessions = json.load(r)
+    except (TimeoutError, urllib.error.URLError):
+        return False
     return any(s.get("path", "").endswith(f"{name}.ipynb") and s.get("kernel")
                and s["kernel"].get("execution_state") == "idle" for s in sessions)
 
