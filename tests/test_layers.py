@@ -11,10 +11,10 @@ PACKAGE = Path(__file__).resolve().parent.parent / "workbench"
 # (a package's prefix covers its submodules). A module may import its own layer or lower.
 LAYERS = [
     ("data", ["workbench.languages", "workbench.schema", "workbench.gcpause", "workbench.versions",
-              "workbench.locations"]),
+              "workbench.locations", "workbench.safeio"]),
     ("vocabulary and parsing", ["workbench.vocab", "workbench.exprs", "workbench.scan",
                                 "workbench.extract"]),
-    ("store", ["workbench.store", "workbench.calllog"]),
+    ("store", ["workbench.store", "workbench.snapshot", "workbench.calllog"]),
     ("resolution", ["workbench.resolve", "workbench.stats"]),
     ("index and queries", ["workbench.indexer", "workbench.callgraph", "workbench.graph"]),
     ("views", ["workbench.views"]),

@@ -22,8 +22,8 @@ import pandas as pd
 # -- data ------------------------------------------------------------------------------------
 
 def _read(root: str, path: str) -> str:
-    with open(os.path.join(root, path), "rb") as fh:
-        return fh.read().decode("utf-8", "replace")
+    from .safeio import read_beneath          # no link followed, no FIFO, bounded
+    return read_beneath(root, path, 64 << 20).decode("utf-8", "replace")
 
 
 def file_tokens(wb, tokenizer=None, paths=None) -> pd.DataFrame:

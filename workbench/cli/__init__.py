@@ -26,10 +26,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from ..api import NotAWorkbench
+    from ..snapshot import IndexBusy
     args = build_parser().parse_args(argv)
     try:
         return args.func(args) or 0
-    except FileNotFoundError as exc:
+    except (FileNotFoundError, NotADirectoryError, NotAWorkbench, IndexBusy) as exc:
         return fail(args.cmd, str(exc))
 
 
