@@ -108,7 +108,9 @@ def test_a_name_with_thousands_of_callers_gets_a_capped_answer_with_a_count(wb):
     text = wb.tool("find_callers", symbol="app.util.helper").text
     assert len(text.splitlines()) < 200
     assert "3,002 call sites" in text          # 3,000 callers, main() and Thing.__init__
-    assert text.rstrip().endswith("more")
+    last = text.rstrip().splitlines()[-1]       # says how to get the rest
+    assert last.startswith("[call sites 1-") and "of 3,002 shown" in last
+    assert 'next page: find_callers(symbol="app.util.helper", offset=' in last
 
 
 @pytest.mark.parametrize("argv", [
