@@ -3,6 +3,7 @@
     workbench index ROOT [--db FILE]           # cli/index.py: index, resolve, sql, stats, demo, callgraph
     workbench outline DB PATH [--format tags]  # cli/views.py: outline, tool, one command per tool
     workbench find_callers DB SYMBOL
+    workbench corpus index repos.txt --out corpus/   # cli/corpus.py: export, corpus index
 
 Every view command prints exactly the text of the view it twins.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import index, views
+from . import corpus, index, views
 from .common import fail
 
 
@@ -20,6 +21,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
     index.add_parsers(sub)
     views.add_parsers(sub)
+    corpus.add_parsers(sub)
     return p
 
 

@@ -28,9 +28,28 @@ def cmd_resolve(a) -> int:
     return 0
 
 
+def _open_for_sql(a):
+    """The Workbench of `DB`, or with --corpus the Corpus of `DIR` (the one positional
+    argument then being the query)."""
+    if a.corpus:
+        from ..corpus import open_corpus
+        if a.query is not None:
+            raise ValueError("with --corpus DIR give only the query")
+        a.query = a.db
+        return open_corpus(a.corpus)
+    if a.query is None:
+        raise ValueError("give a database and a query (or --corpus DIR and a query)")
+    return open_db(a.db)
+
+
 def cmd_sql(a) -> int:
     import duckdb
-    with open_db(a.db) as wb:
+    from ..corpus import LayoutError
+    try:
+        opened = _open_for_sql(a)
+    except (ValueError, LayoutError) as exc:
+        return fail("sql", str(exc))
+    with opened as wb:
         try:
             rel = wb.sql(a.query)
         except duckdb.Error as exc:
@@ -99,9 +118,10 @@ def add_parsers(sub) -> None:
     s.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_resolve)
 
-    s = sub.add_parser("sql", help="run SQL against an index")
-    s.add_argument("db")
-    s.add_argument("query")
+    s = sub.add_parser("sql", help="run SQL against an index, or a corpus of many")
+    s.add_argument("db", help="database file (with --corpus: the query)")
+    s.add_argument("query", nargs="?")
+    s.add_argument("--corpus", metavar="DIR", help="query a corpus folder (or one export) instead")
     s.add_argument("--csv", action="store_true", help="CSV instead of a table")
     s.add_argument("--max-rows", type=int, default=200, help="rows shown in the table (default 200)")
     s.set_defaults(func=cmd_sql)
