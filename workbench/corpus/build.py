@@ -227,9 +227,8 @@ def index_corpus(inputs, out, *, engine: str = "local", jobs: int | None = None,
                 try:
                     fp, facts = fingerprint(inp, opts)
                 except InputError as exc:
-                    manifest = _failure(inp, str(exc))
-                    _record(out, manifest, report)
-                    report.repos.append(RepoResult(inp.name, "failed", inp.describe(), str(exc)))
+                    error = _record(out, _failure(inp, str(exc)))
+                    report.repos.append(RepoResult(inp.name, "failed", inp.describe(), error))
                     _tick(bar, report)
                     continue
                 try:
@@ -248,9 +247,9 @@ def index_corpus(inputs, out, *, engine: str = "local", jobs: int | None = None,
                                  dashboard=dashboard, info=info if bar is None else bar.write):
                 inp = pending[o.index]
                 if o.error is not None:          # the task itself died: record it here
-                    _record(out, _failure(inp, o.error, tasks[o.index]["fingerprint"],
-                                          tasks[o.index]["facts"]), report)
-                    res = RepoResult(inp.name, "failed", inp.describe(), o.error)
+                    error = _record(out, _failure(inp, o.error, tasks[o.index]["fingerprint"],
+                                                  tasks[o.index]["facts"]))
+                    res = RepoResult(inp.name, "failed", inp.describe(), error)
                 else:
                     m = o.value
                     ok = m.get("status") == "ok"
@@ -286,11 +285,13 @@ def _complete(folder: Path, manifest: dict) -> bool:
     return all((folder / t["file"]).is_file() for t in manifest.get("tables", {}).values())
 
 
-def _record(out: Path, manifest: dict, report: CorpusReport) -> None:
+def _record(out: Path, manifest: dict) -> str:
+    """Record a failure in the corpus; returns the error text for the report."""
     try:
         record_failure(out, manifest)
     except (OSError, LayoutError) as exc:   # e.g. a foreign folder in the way: the report says it
-        manifest["error"] += f" (and the failure could not be recorded: {exc})"
+        return f"{manifest['error']} (and the failure could not be recorded: {exc})"
+    return manifest["error"]
 
 
 def _tick(bar, report: CorpusReport) -> None:

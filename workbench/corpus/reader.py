@@ -192,7 +192,8 @@ class Corpus:
         return open_export(self.manifests[name][0])
 
     def map(self, fn, *args, repos=None, engine: str = "local", jobs: int | None = None,
-            scheduler: str | None = None, progress: bool = True, **kwargs) -> MapResult:
+            scheduler: str | None = None, progress: bool = True, desc: str | None = None,
+            **kwargs) -> MapResult:
         """`fn(workbench, *args, **kwargs)` for every repository that indexed (or those named
         in `repos`), on `engine` (see `workbench.corpus.engines`). A repository where `fn`
         raises is left out of the result and listed in its `errors` (the rest go on).
@@ -205,7 +206,7 @@ class Corpus:
         if engine == "local" and (jobs or os.cpu_count() or 1) > 1 and len(names) > 1:
             engines.check_picklable(fn)
         items = [(str(self.manifests[n][0]), fn, args, kwargs) for n in names]
-        bar = engines.progress_bar(len(items), getattr(fn, "__name__", "map"), progress)
+        bar = engines.progress_bar(len(items), desc or getattr(fn, "__name__", "map"), progress)
         result = MapResult()
         try:
             for o in engines.run(_on_repo, items, engine=engine, jobs=jobs, scheduler=scheduler,
@@ -249,6 +250,7 @@ class Corpus:
         connection (so SQL can group by `repo`). `map_options` go to `map` (engine, jobs,
         scheduler, progress, repos)."""
         from ..views.strategies import KINDS
+        map_options.setdefault("desc", "strategies")
         res = self.map(_strategy_rows, rules, map_budget, tuple(kinds or KINDS), **map_options)
         tables = []
         for repo, tbl in res.items():
