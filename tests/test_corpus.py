@@ -476,3 +476,33 @@ def test_corpus_rejects_mixed_schema_versions_and_duplicate_names(tmp_path, expo
     (tmp_path / "c" / "one" / "manifest.json").write_text(json.dumps(m))
     with pytest.raises(LayoutError, match="schema version 99"):
         open_corpus(tmp_path / "c")
+
+
+def test_a_corpus_folder_inside_its_input_is_left_out_of_it(tmp_path):
+    repo = tmp_path / "proj"
+    shutil.copytree(SAMPLES / "pyshop", repo)
+    out = repo / "corpus"
+    assert index_corpus([str(repo)], out, jobs=1, progress=False).indexed == ["proj"]
+    assert index_corpus([str(repo)], out, jobs=1, progress=False).skipped == ["proj"]
+    with open_corpus(out) as c:
+        assert c.sql("SELECT count(*) FROM files WHERE path LIKE 'corpus/%'").fetchall() == [(0,)]
+        assert c.sql("SELECT count(*) FROM files").fetchall()[0][0] > 10
+
+
+def test_without_sources_views_say_the_file_is_unreadable_and_one_run_at_a_time(inputs, tmp_path):
+    from workbench.corpus import CorpusBusy
+    from workbench.corpus.build import _Lock
+    out = tmp_path / "corpus"
+    r = index_corpus([str(inputs / "rustlib-1.0.tar.gz")], out, jobs=1, progress=False,
+                     keep_sources=False)
+    assert r.indexed == ["rustlib-1.0"] and not (out / "rustlib-1.0" / "src").exists()
+    with open_corpus(out) as c:
+        assert c.sql("SELECT has_source FROM repos").fetchall() == [(False,)]
+        with c.repo("rustlib-1.0") as wb:
+            path = wb.sql("SELECT path FROM files WHERE language = 'rust' LIMIT 1").fetchall()[0][0]
+            assert wb.outline(path).tokens > 0                  # from the tables alone
+            resp = wb.tool("read_region", path=path, start_line=1, end_line=3)
+            assert resp.error
+    with _Lock(out):
+        with pytest.raises(CorpusBusy, match="another run is writing"):
+            index_corpus([str(inputs / "rustlib-1.0.tar.gz")], out, jobs=1, progress=False)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import fcntl
 import os
 import shutil
+import tempfile
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -24,8 +25,9 @@ from ..scan import DEFAULT_MAX_BYTES
 from ..versions import extractor_version, resolver_version
 from . import engines
 from .inputs import InputError, RepoInput, fingerprint, materialize, parse_inputs
-from .layout import (CORPUS_FILE, FORMAT, FORMAT_VERSION, MANIFEST, SOURCES, LayoutError, export_dirs,
-                     now, read_manifest, remove_stale_staging, replace_dir, staging_dir, write_json)
+from .layout import (CORPUS_FILE, FORMAT, FORMAT_VERSION, MANIFEST, SOURCES, TABLE_FILES, LayoutError,
+                     export_dirs, now, read_manifest, remove_stale_staging, replace_dir, staging_dir,
+                     write_json)
 
 
 class CorpusBusy(RuntimeError):
@@ -139,27 +141,25 @@ def index_one(task: dict) -> dict:
     staging = staging_dir(dest)
     try:
         root, warnings = materialize(inp, str(staging / SOURCES), facts)
-        db = str(staging / ".index.duckdb")
-        from ..indexer import index
-        report = index(root, db, jobs=1, progress=False, exclude=tuple(opts["exclude"]),
-                       max_bytes=opts["max_bytes"], resolve=opts["resolve"])
         keep = opts["sources"] and inp.kind != "dir"
         final_root = inp.path if inp.kind == "dir" else str(dest / SOURCES) if keep else None
         import duckdb
+        from ..indexer import index
         from .export import write_export
-        con = duckdb.connect(db, read_only=True)
-        try:
-            manifest = write_export(
-                con, staging, inp.name, root=final_root, fingerprint=fp, input=facts,
-                sources=SOURCES if keep else None, warnings=warnings,
-                index={"files": report.files, "symbols": report.symbols, "edges": report.edges,
-                       "by_status": report.by_status, "seconds": round(report.seconds, 3),
-                       "timings": {k: round(v, 3) for k, v in report.timings.items()}})
-        finally:
-            con.close()
-        for leftover in (db, db + ".wal"):
-            if os.path.exists(leftover):
-                os.remove(leftover)
+        with tempfile.TemporaryDirectory(prefix="workbench-corpus-") as tmp:
+            db = os.path.join(tmp, "index.duckdb")      # any files the indexer adds go with it
+            report = index(root, db, jobs=1, progress=False, exclude=tuple(opts["exclude"]),
+                           max_bytes=opts["max_bytes"], resolve=opts["resolve"])
+            con = duckdb.connect(db, read_only=True)
+            try:
+                manifest = write_export(
+                    con, staging, inp.name, root=final_root, fingerprint=fp, input=facts,
+                    sources=SOURCES if keep else None, warnings=warnings,
+                    index={"files": report.files, "symbols": report.symbols, "edges": report.edges,
+                           "by_status": report.by_status, "seconds": round(report.seconds, 3),
+                           "timings": {k: round(v, 3) for k, v in report.timings.items()}})
+            finally:
+                con.close()
         if inp.kind != "dir" and not keep:
             shutil.rmtree(staging / SOURCES, ignore_errors=True)
     except Exception as exc:
@@ -224,8 +224,9 @@ def index_corpus(inputs, out, *, engine: str = "local", jobs: int | None = None,
         tasks, pending = [], []
         try:
             for inp in inputs:
+                inp_opts = _options_for(inp, out, opts)
                 try:
-                    fp, facts = fingerprint(inp, opts)
+                    fp, facts = fingerprint(inp, inp_opts)
                 except InputError as exc:
                     error = _record(out, _failure(inp, str(exc)))
                     report.repos.append(RepoResult(inp.name, "failed", inp.describe(), error))
@@ -241,7 +242,7 @@ def index_corpus(inputs, out, *, engine: str = "local", jobs: int | None = None,
                     _tick(bar, report)
                     continue
                 pending.append(inp)
-                tasks.append({"input": inp.to_dict(), "out": str(out), "options": opts,
+                tasks.append({"input": inp.to_dict(), "out": str(out), "options": inp_opts,
                               "fingerprint": fp, "facts": facts})
             for o in engines.run(index_one, tasks, engine=engine, jobs=jobs, scheduler=scheduler,
                                  dashboard=dashboard, info=info if bar is None else bar.write):
@@ -282,7 +283,18 @@ def index_corpus(inputs, out, *, engine: str = "local", jobs: int | None = None,
 
 def _complete(folder: Path, manifest: dict) -> bool:
     """Every table file the manifest lists is there."""
-    return all((folder / t["file"]).is_file() for t in manifest.get("tables", {}).values())
+    return all((folder / TABLE_FILES[t]).is_file() for t in manifest.get("tables", {}) if t in TABLE_FILES)
+
+
+def _options_for(inp: RepoInput, out: Path, opts: dict) -> dict:
+    """`opts`, plus an exclude glob for the corpus folder when it lies inside a folder input
+    (`workbench corpus index . --out corpus`): its exports are not part of the repository."""
+    if inp.kind != "dir":
+        return opts
+    rel = os.path.relpath(out, inp.path)
+    if rel == "." or rel == ".." or rel.startswith("../"):
+        return opts
+    return {**opts, "exclude": sorted(set(opts["exclude"]) | {"/" + Path(rel).as_posix() + "/"})}
 
 
 def _record(out: Path, manifest: dict) -> str:

@@ -157,7 +157,7 @@ def _dask(fn, items, jobs, scheduler, dashboard, info) -> Iterator[Outcome]:
         else:
             cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
                                    dashboard_address=":0" if dashboard else None,
-                                   silence_logs=logging.ERROR)
+                                   silence_logs=logging.CRITICAL)
             client = Client(cluster)
     except (OSError, TimeoutError) as exc:
         if cluster is not None:

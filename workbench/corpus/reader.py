@@ -27,7 +27,7 @@ import pyarrow as pa
 from .. import schema, store
 from ..api import Workbench
 from . import engines
-from .layout import LayoutError, export_dirs, read_manifest
+from .layout import TABLE_FILES, LayoutError, export_dirs, read_manifest
 
 REPOS_SCHEMA = pa.schema([
     ("repo", pa.string()), ("status", pa.string()), ("error", pa.string()), ("kind", pa.string()),
@@ -106,11 +106,11 @@ def open_export(folder) -> RepoWorkbench:
         con = duckdb.connect(db)
         try:
             store.run(con, schema.DDL)
-            for table, info in m.get("tables", {}).items():
+            for table in m.get("tables", {}):
                 if table in schema.TABLES:
                     cols = ", ".join(schema.columns(table))
                     store.run(con, f"INSERT INTO {table} ({cols}) SELECT {cols} "
-                                   f"FROM read_parquet({_quote(folder / info['file'])})")
+                                   f"FROM read_parquet({_quote(folder / TABLE_FILES[table])})")
             store.run(con, "INSERT OR REPLACE INTO meta VALUES ('root', ?)", [source_root(folder, m)])
         finally:
             con.close()
@@ -158,7 +158,7 @@ class Corpus:
         self.con = duckdb.connect(":memory:")
         ok = [(f, m) for f, m in self.manifests.values() if m.get("status") == "ok"]
         for table in schema.TABLES:
-            files = [str(f / m["tables"][table]["file"]) for f, m in ok if table in m.get("tables", {})]
+            files = [str(f / TABLE_FILES[table]) for f, m in ok if table in m.get("tables", {})]
             cols = ", ".join(("repo",) + schema.columns(table))
             body = (f"SELECT {cols} FROM read_parquet([{', '.join(map(_quote, files))}])"
                     if files else _empty_select(table))
