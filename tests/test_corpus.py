@@ -341,7 +341,10 @@ def test_corpus_index_cli(tmp_path, inputs, capsys):
     assert main(["corpus", "index", str(SAMPLES / "tsapp"), "--out", str(out), "--jobs", "1", "-q"]) == 0
     assert "1 unchanged" in capsys.readouterr().out
     assert main(["corpus", "index", str(SAMPLES / "tsapp"), "--out", str(out), "--scheduler", "tcp://x:1"]) == 2
-    assert "--scheduler needs --engine dask" in capsys.readouterr().err
+    assert "(--scheduler) needs the dask engine (--engine dask)" in capsys.readouterr().err
+    with pytest.raises(engines.EngineError, match="unknown engine 'spark'"):
+        index_corpus([str(SAMPLES / "tsapp")], tmp_path / "other", engine="spark")
+    assert not (tmp_path / "other").exists()        # refused before anything was written
     assert main(["corpus", "index", str(SAMPLES / "tsapp"), str(SAMPLES / "tsapp"), "--out", str(out)]) == 2
     assert "two repositories named 'tsapp'" in capsys.readouterr().err
 

@@ -22,8 +22,6 @@ def cmd_export(a) -> int:
 
 def cmd_corpus_index(a) -> int:
     from ..corpus import CorpusBusy, EngineError, LayoutError, ListError, index_corpus
-    if a.scheduler and a.engine != "dask":
-        return fail("corpus index", "--scheduler needs --engine dask")
     try:
         report = index_corpus(a.inputs, a.out, engine=a.engine, jobs=a.jobs, scheduler=a.scheduler,
                               exclude=tuple(a.exclude or ()), max_bytes=a.max_bytes,

@@ -208,6 +208,7 @@ def index_corpus(inputs, out, *, engine: str = "local", jobs: int | None = None,
     everything again. `prune`: remove exports of repositories the inputs no longer name.
     """
     t0 = time.perf_counter()
+    engines.check_engine(engine, scheduler)      # before any input is read or the folder made
     if isinstance(inputs, (str, os.PathLike, RepoInput)):
         inputs = [inputs]
     inputs = parse_inputs([os.fspath(i) if isinstance(i, os.PathLike) else i for i in inputs])

@@ -77,15 +77,20 @@ def check_picklable(fn: Callable) -> None:
                           "engine='dask'") from None
 
 
+def check_engine(engine: str, scheduler: str | None = None) -> None:
+    """Raise EngineError for an unknown engine, or a scheduler address without Dask."""
+    if engine not in ENGINES:
+        raise EngineError(f"unknown engine {engine!r} (choose {' or '.join(ENGINES)})")
+    if scheduler and engine != "dask":
+        raise EngineError("a scheduler address (--scheduler) needs the dask engine (--engine dask)")
+
+
 def run(fn: Callable, items: list, *, engine: str = "local", jobs: int | None = None,
         scheduler: str | None = None, dashboard: bool = True,
         info: Callable[[str], None] = print) -> Iterator[Outcome]:
     """Run `fn(item)` for every item on `engine`; yield outcomes as they complete. An
     exception in `fn` becomes the outcome's `error`; it never stops the others."""
-    if engine not in ENGINES:
-        raise EngineError(f"unknown engine {engine!r} (choose {' or '.join(ENGINES)})")
-    if scheduler and engine != "dask":
-        raise EngineError("--scheduler needs --engine dask")
+    check_engine(engine, scheduler)
     jobs = max(1, jobs or os.cpu_count() or 1)
     if not items:
         return iter(())
