@@ -160,9 +160,14 @@ def _dask(fn, items, jobs, scheduler, dashboard, info) -> Iterator[Outcome]:
         if scheduler:
             client = Client(scheduler, timeout="30s")
         else:
-            cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                                   dashboard_address=":0" if dashboard else None,
-                                   silence_logs=logging.CRITICAL)
+            import dask
+            # The workers' statistical profiler samples every thread's stack each 10 ms;
+            # on these pure-Python tasks it made them markedly slower. Off on our own
+            # cluster (a scheduler given by address keeps its workers' settings).
+            with dask.config.set({"distributed.worker.profile.enabled": False}):
+                cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                                       dashboard_address=":0" if dashboard else None,
+                                       silence_logs=logging.CRITICAL)
             client = Client(cluster)
     except (OSError, TimeoutError) as exc:
         if cluster is not None:
