@@ -3,10 +3,11 @@
 and against a serial baseline.
 
 The baseline, measured in the same run, is `serial`: the same tasks one after another in
-this process (`--engine local --jobs 1`). Runs alternate serial, local, dask, so a load
-spike on a shared machine hits all three alike.
+this process (`--engine local --jobs 1`). A round indexes every size with every engine
+(serial, local, dask in turn), so a load spike on a shared machine hits all of them alike;
+`--runs` rounds are made, or as many as `--budget` seconds allow (a round is never cut).
 
-Prints, per engine and corpus size (10, 20, 40 repositories by default; three runs each):
+Prints, per engine and corpus size (10, 20, 40 repositories by default; three rounds):
 wall time, repositories per second, its ratio to the serial run of the same round, rows
 written, peak resident memory per worker, the sum of the per-repository task times; how
 time grows from the smallest to the largest size; a re-run that finds nothing changed;
@@ -15,7 +16,7 @@ are noisy on a shared machine).
 
     .venv/bin/python bench/corpus_bench.py [--sizes 10,20,40] [--runs 3]
                                            [--engines serial,local,dask] [--jobs 2]
-                                           [--cache DIR] [--out FILE]
+                                           [--budget SECONDS] [--cache DIR] [--out FILE]
 """
 from __future__ import annotations
 
@@ -123,6 +124,8 @@ def main(argv=None) -> int:
     ap.add_argument("--engines", default="serial,local,dask",
                     help="serial (the baseline: one process), local (process pool), dask")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--budget", type=float, default=None,
+                    help="start no new round after this many seconds (the rounds made are reported)")
     ap.add_argument("--cache", default=str(cache_dir()), help="where the sdists are kept")
     ap.add_argument("--out", default=None, help="also write the output to this file")
     a = ap.parse_args(argv)
@@ -131,6 +134,9 @@ def main(argv=None) -> int:
     def log(text=""):
         print(text, flush=True)
         lines.append(text)
+        if a.out:                     # written as it goes: an interrupted run keeps its lines
+            Path(a.out).parent.mkdir(parents=True, exist_ok=True)
+            Path(a.out).write_text("\n".join(lines) + "\n", encoding="utf-8")
 
     sizes = [int(x) for x in a.sizes.split(",")]
     engines = a.engines.split(",")
@@ -144,7 +150,7 @@ def main(argv=None) -> int:
     log(f"corpus: {len(sdists)} sdists, {total_mb:.1f} MB compressed: "
         + ", ".join(archive_stem(p.name) for p in sdists))
     log(f"engines {engines} (serial: 1 process, the baseline; the others {a.jobs} workers), "
-        f"sizes {sizes}, {a.runs} runs each (fresh corpus folder per run; the dask wall time "
+        f"sizes {sizes}, up to {a.runs} rounds (fresh corpus folder per run; the dask wall time "
         "includes starting the LocalCluster; serial's peak memory is this bench process's)")
     log()
     work = Path(tempfile.mkdtemp(prefix="corpus-bench-"))
@@ -154,15 +160,17 @@ def main(argv=None) -> int:
     def spec(engine):        # (engine, jobs) as index_corpus takes them
         return ("local", 1) if engine == "serial" else (engine, a.jobs)
 
-    def keep(engine, size, run):
-        return size == max(sizes) and run == a.runs - 1
-
     try:
         log(f"{'engine':<7}{'repos':>6}{'run':>5}{'wall s':>9}{'repo/s':>8}{'vs ' + engines[0]:>11}"
             f"{'task s':>9}{'indexed':>8}{'failed':>7}{'rows':>11}{'peak MB/worker':>20}")
-        for size in sizes:
-            inputs = [str(p) for p in sdists[:size]]
-            for run in range(a.runs):
+        t_start, runs, last = time.perf_counter(), 0, {}
+        for run in range(a.runs):
+            if run and a.budget and time.perf_counter() - t_start > a.budget:
+                log(f"(budget of {a.budget:.0f}s spent: {run} of {a.runs} rounds made)")
+                break
+            runs = run + 1
+            for size in sizes:
+                inputs = [str(p) for p in sdists[:size]]
                 for engine in engines:
                     out = work / f"{engine}-{size}-{run}"
                     name, jobs = spec(engine)
@@ -182,11 +190,15 @@ def main(argv=None) -> int:
                         log(f"    failed {failed}: {err}")
                     if size == max(sizes) and run == 0:
                         digests[engine] = rows_digest(out)
-                    if not keep(engine, size, run):
+                    if size == max(sizes):        # the newest is kept for the re-run below
+                        if engine in last:
+                            shutil.rmtree(last[engine], ignore_errors=True)
+                        last[engine] = out
+                    else:
                         shutil.rmtree(out, ignore_errors=True)
         log()
-        log(f"median wall time (s) by size; speed-up over {engines[0]} (median of the per-round "
-            "ratios); growth against the smallest size:")
+        log(f"median over {runs} round{'s' if runs > 1 else ''}: wall time (s) by size; speed-up over "
+            f"{engines[0]} (median of the per-round ratios); growth against the smallest size:")
         for engine in engines:
             med = {s: statistics.median(results[(engine, s)]) for s in sizes}
             speed = {s: statistics.median(b / w for b, w in zip(results[(engines[0], s)],
@@ -195,7 +207,7 @@ def main(argv=None) -> int:
                 f"{s} repos {med[s]:.1f}s ({speed[s]:.2f}x; x{med[s] / med[sizes[0]]:.2f} time "
                 f"for x{s / sizes[0]:.0f} repos)" for s in sizes))
         for engine in engines:
-            out = work / f"{engine}-{max(sizes)}-{a.runs - 1}"
+            out = last[engine]
             name, jobs = spec(engine)
             t0 = time.perf_counter()
             rep = index_corpus([str(p) for p in sdists[:max(sizes)]], out, engine=name,
@@ -212,9 +224,6 @@ def main(argv=None) -> int:
     finally:
         shutil.rmtree(work, ignore_errors=True)
     log(f"load after: {load()}")
-    if a.out:
-        Path(a.out).parent.mkdir(parents=True, exist_ok=True)
-        Path(a.out).write_text("\n".join(lines) + "\n", encoding="utf-8")
     return 0
 
 
