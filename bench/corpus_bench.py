@@ -8,11 +8,12 @@ this process (`--engine local --jobs 1`). A round indexes every size with every 
 `--runs` rounds are made, or as many as `--budget` seconds allow (a round is never cut).
 
 Prints, per engine and corpus size (10, 20, 40 repositories by default; three rounds):
-wall time, repositories per second, its ratio to the serial run of the same round, rows
-written, peak resident memory per worker, the sum of the per-repository task times; how
-time grows from the smallest to the largest size; a re-run that finds nothing changed;
-whether the engines wrote the same rows; the machine's load before and after (the figures
-are noisy on a shared machine).
+wall time, repositories per second, its ratio to the serial run of the same round, the
+sum of the tasks' times and of the CPU time their processes used (on a loaded machine the
+wall time is mostly waiting for a core; CPU time shows each engine's own cost), rows
+written, peak resident memory per worker; how time grows from the smallest to the largest
+size; a re-run that finds nothing changed; whether the engines wrote the same rows; the
+machine's load before and after (the figures are noisy on a shared machine).
 
     .venv/bin/python bench/corpus_bench.py [--sizes 10,20,40] [--runs 3]
                                            [--engines serial,local,dask] [--jobs 2]
@@ -162,7 +163,7 @@ def main(argv=None) -> int:
 
     try:
         log(f"{'engine':<7}{'repos':>6}{'run':>5}{'wall s':>9}{'repo/s':>8}{'vs ' + engines[0]:>11}"
-            f"{'task s':>9}{'indexed':>8}{'failed':>7}{'rows':>11}{'peak MB/worker':>20}")
+            f"{'task s':>9}{'cpu s':>8}{'indexed':>8}{'failed':>7}{'rows':>11}{'peak MB/worker':>20}")
         t_start, runs, last = time.perf_counter(), 0, {}
         for run in range(a.runs):
             if run and a.budget and time.perf_counter() - t_start > a.budget:
@@ -181,10 +182,12 @@ def main(argv=None) -> int:
                     rows = sum(rep.rows().values())
                     peaks = sorted(rep.peak_rss_by_worker().values(), reverse=True)
                     task = sum(r.seconds for r in rep.repos)
+                    cpu = sum(r.cpu_seconds for r in rep.repos)
+                    results.setdefault(("cpu", engine, size), []).append(cpu)
                     results.setdefault((engine, size), []).append(wall)
                     ratio = results[(engines[0], size)][run] / wall   # speed-up over the baseline
                     log(f"{engine:<7}{size:>6}{run + 1:>5}{wall:>9.1f}{size / wall:>8.2f}{ratio:>10.2f}x"
-                        f"{task:>9.1f}{len(rep.indexed):>8}{len(rep.failed):>7}{rows:>11,}"
+                        f"{task:>9.1f}{cpu:>8.1f}{len(rep.indexed):>8}{len(rep.failed):>7}{rows:>11,}"
                         f"{' / '.join(f'{p:,.0f}' for p in peaks):>20}")
                     for failed, err in rep.failed.items():
                         log(f"    failed {failed}: {err}")
@@ -206,6 +209,12 @@ def main(argv=None) -> int:
             log(f"  {engine:<6} " + "   ".join(
                 f"{s} repos {med[s]:.1f}s ({speed[s]:.2f}x; x{med[s] / med[sizes[0]]:.2f} time "
                 f"for x{s / sizes[0]:.0f} repos)" for s in sizes))
+        log(f"median CPU seconds of the tasks' processes, and against {engines[0]}:")
+        for engine in engines:
+            cpu = {s: statistics.median(results[("cpu", engine, s)]) for s in sizes}
+            base = {s: statistics.median(results[("cpu", engines[0], s)]) for s in sizes}
+            log(f"  {engine:<6} " + "   ".join(
+                f"{s} repos {cpu[s]:.1f}s (x{cpu[s] / base[s]:.2f})" for s in sizes))
         for engine in engines:
             out = last[engine]
             name, jobs = spec(engine)

@@ -238,6 +238,7 @@ def test_a_corpus_of_folders_archives_and_git_revisions(built, inputs):
     want_ok = {"pyshop", "rustlib-1.0", "c-native"} | ({"go-git"} if shutil.which("git") else set())
     assert set(report.indexed) == want_ok
     assert set(report.failed) == {"broken", "exist"}
+    assert all(r.cpu_seconds > 0 for r in report.repos if r.status == "indexed")   # measured in the worker
     assert "broken tar archive" in report.failed["broken"]
     assert "no such folder" in report.failed["exist"]
     with open_corpus(out) as c:
@@ -321,6 +322,7 @@ def test_dask_engine_on_a_local_cluster_gives_the_rows_of_the_local_engine(input
     r = index_corpus(args, out, engine="dask", jobs=2, progress=False, dashboard=False)
     assert sorted(r.indexed) == ["pyshop", "rustlib-1.0"] and list(r.failed) == ["broken"]
     assert len({x.worker for x in r.repos if x.worker}) >= 1
+    assert all(x.cpu_seconds > 0 and x.peak_rss_mb > 0 for x in r.repos if x.status == "indexed")
     with open_corpus(out) as d, open_corpus(out_local) as loc:
         for table in schema.TABLES:
             drop = ("value",) if table == "meta" else ()        # root and indexed_at differ

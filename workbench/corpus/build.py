@@ -41,6 +41,7 @@ class RepoResult:
     source: str                 # the input as written (path, path@rev)
     error: str | None = None
     seconds: float = 0.0        # the task's time (materialise, index, export)
+    cpu_seconds: float = 0.0    # CPU time its worker process used meanwhile
     worker: str = ""            # host:pid that ran it
     peak_rss_mb: float = 0.0    # that worker's peak resident memory when the task ended
     rows: dict = field(default_factory=dict)    # table -> rows exported
@@ -258,7 +259,8 @@ def index_corpus(inputs, out, *, engine: str = "local", jobs: int | None = None,
                     res = RepoResult(inp.name, "indexed" if ok else "failed", inp.describe(),
                                      None if ok else m.get("error"),
                                      rows={t: v["rows"] for t, v in m.get("tables", {}).items()})
-                res.seconds, res.worker, res.peak_rss_mb = o.seconds, o.worker, o.peak_rss_mb
+                res.seconds, res.cpu_seconds = o.seconds, o.cpu_seconds
+                res.worker, res.peak_rss_mb = o.worker, o.peak_rss_mb
                 report.repos.append(res)
                 _tick(bar, report)
         finally:
