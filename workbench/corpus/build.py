@@ -151,7 +151,9 @@ def index_one(task: dict) -> dict:
             db = os.path.join(tmp, "index.duckdb")      # any files the indexer adds go with it
             report = index(root, db, jobs=1, progress=False, exclude=tuple(opts["exclude"]),
                            max_bytes=opts["max_bytes"], resolve=opts["resolve"])
+            # no DuckDB progress bar from a worker: it would draw over the run's own
             con = duckdb.connect(db, read_only=True)
+            con.execute("SET enable_progress_bar = false").fetchall()
             try:
                 manifest = write_export(
                     con, staging, inp.name, root=final_root, fingerprint=fp, input=facts,
