@@ -6,6 +6,7 @@ For every function and method: the tokens (cl100k) an agent spends to get its bo
 of symbols where (b) beats (a), and a few breakdowns.
 
     .venv/bin/python bench/strategies.py [--root DIR] [--db PATH] [--map-budget N] [--max-chars N]
+    .venv/bin/python bench/strategies.py --corpus DIR [--jobs N]    # every repository of a corpus
 """
 from __future__ import annotations
 
@@ -30,26 +31,42 @@ def main(argv=None) -> int:
     ap.add_argument("--db", default=None, help="database (default: a temp file; reused if present)")
     ap.add_argument("--map-budget", type=int, default=1024)
     ap.add_argument("--max-chars", type=int, default=6000)
+    ap.add_argument("--corpus", default=None, help="a corpus folder: every repository's table, "
+                                                   "one row per function with its repo")
+    ap.add_argument("--jobs", type=int, default=None, help="with --corpus: worker processes")
     a = ap.parse_args(argv)
-    db = a.db or os.path.join(tempfile.gettempdir(), "workbench_bench_strategies.duckdb")
-
-    t0 = time.perf_counter()
-    wb = workbench.index(a.root, db=db, progress=False)
-    t_index = time.perf_counter() - t0
     rules = Rules(max_chars=a.max_chars, repo_map_budget=a.map_budget)
-    tbl, facts = strategy_rows(wb, rules, map_budget=a.map_budget)
+    if a.corpus:
+        wb = workbench.open_corpus(a.corpus)
+        t0 = time.perf_counter()
+        wb.strategy_table(rules, map_budget=a.map_budget, jobs=a.jobs, progress=False)
+        print(f"corpus: {a.corpus} ({len(wb.names)} repositories); strategy tables "
+              f"{time.perf_counter() - t0:.1f}s; per repository (medians, tokens):")
+        for row in wb.sql("""SELECT repo, count(*), median(whole_file), median(outline_region),
+                                    median(map_region), avg((outline_region < whole_file)::INT)
+                             FROM strategies GROUP BY repo ORDER BY repo""").fetchall():
+            print(f"  {row[0]:<28}{row[1]:>7,} functions  (a) {row[2]:>7,.0f}  (b) {row[3]:>7,.0f}"
+                  f"  (c) {row[4]:>7,.0f}  (b) beats (a) {row[5]:6.1%}")
+        print("all repositories together:")
+    else:
+        db = a.db or os.path.join(tempfile.gettempdir(), "workbench_bench_strategies.duckdb")
+        t0 = time.perf_counter()
+        wb = workbench.index(a.root, db=db, progress=False)
+        t_index = time.perf_counter() - t0
+        tbl, facts = strategy_rows(wb, rules, map_budget=a.map_budget)
+        wb.con.register("strategies", tbl)
     con = wb.con
-    con.register("strategies", tbl)
     q = lambda sql: con.sql(sql).fetchall()  # noqa: E731
 
     n, files = q("SELECT count(*), count(DISTINCT path) FROM strategies")[0]
-    print(f"root: {a.root}")
-    print(f"index: {wb.report}".replace(db, "<db>") if wb.report else "")
-    print(f"index time {t_index:.1f}s; strategy table {facts['seconds']:.1f}s "
-          f"(repo map {facts['map_seconds']:.1f}s)")
-    print(f"symbols: {n:,} functions and methods in {files:,} files; tokenizer cl100k_base; "
-          f"read_region cap {a.max_chars:,} chars; repo map budget {a.map_budget:,} tokens "
-          f"-> {facts['map_tokens']:,} tokens, {facts['map_shown']} definitions shown")
+    if not a.corpus:
+        print(f"root: {a.root}")
+        print(f"index: {wb.report}".replace(db, "<db>") if wb.report else "")
+        print(f"index time {t_index:.1f}s; strategy table {facts['seconds']:.1f}s "
+              f"(repo map {facts['map_seconds']:.1f}s)")
+        print(f"symbols: {n:,} functions and methods in {files:,} files; tokenizer cl100k_base; "
+              f"read_region cap {a.max_chars:,} chars; repo map budget {a.map_budget:,} tokens "
+              f"-> {facts['map_tokens']:,} tokens, {facts['map_shown']} definitions shown")
     print()
     print(f"{'strategy':<34}{'p25':>9}{'median':>9}{'p75':>9}{'p90':>9}{'mean':>10}")
     for label, col in (("(a) whole file", "whole_file"),

@@ -18,7 +18,7 @@ LAYERS = [
     ("resolution", ["workbench.resolve", "workbench.stats"]),
     ("index and queries", ["workbench.indexer", "workbench.callgraph", "workbench.graph"]),
     ("views", ["workbench.views"]),
-    ("api", ["workbench.api"]),
+    ("api", ["workbench.api", "workbench.corpus"]),
     ("faces", ["workbench.widgets", "workbench.plots", "workbench.chainview", "workbench.cli",
                "workbench.notebooks", "workbench.server", "workbench"]),
 ]

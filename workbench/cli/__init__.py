@@ -4,6 +4,7 @@
     workbench outline DB PATH [--format tags]  # cli/views.py: outline, tool, one command per tool
     workbench find_callers DB SYMBOL
     workbench serve DB [--transport http]      # cli/serve.py: the tools over MCP
+    workbench corpus index repos.txt --out corpus/   # cli/corpus.py: export, corpus index
 
 Every view command prints exactly the text of the view it twins.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import index, serve, views
+from . import corpus, index, serve, views
 from .common import fail
 
 
@@ -22,6 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
     index.add_parsers(sub)
     views.add_parsers(sub)
     serve.add_parsers(sub)
+    corpus.add_parsers(sub)
     return p
 
 

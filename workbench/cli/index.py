@@ -37,12 +37,33 @@ def cmd_resolve(a) -> int:
     return 0
 
 
-def cmd_sql(a) -> int:
+def _open_for_sql(a):
+    """The Workbench of `DB` (with --safe, a safe one), or with --corpus the Corpus of `DIR`
+    (the one positional argument then being the query)."""
+    if a.corpus:
+        from ..corpus import open_corpus
+        if a.query is not None:
+            raise ValueError("with --corpus DIR give only the query")
+        a.query = a.db
+        return open_corpus(a.corpus)
+    if a.query is None:
+        raise ValueError("give a database and a query (or --corpus DIR and a query)")
     if a.safe:
-        with open_db(a.db, safe=True, memory_limit=a.memory_limit) as wb:
-            return _run_sql(wb.con, a, timeout=a.timeout)
-    with open_db(a.db) as wb:
-        return _run_sql(wb.con, a)
+        return open_db(a.db, safe=True, memory_limit=a.memory_limit)
+    return open_db(a.db)
+
+
+def cmd_sql(a) -> int:
+    from ..corpus import LayoutError
+    if a.safe and a.corpus:
+        return fail("sql", "--safe reads one database; a corpus is read from its Parquet files "
+                           "(no --safe with --corpus)")
+    try:
+        opened = _open_for_sql(a)
+    except (ValueError, LayoutError) as exc:
+        return fail("sql", str(exc))
+    with opened as wb:
+        return _run_sql(wb.con, a, timeout=a.timeout if a.safe else None)
 
 
 def _run_sql(con, a, timeout: float | None = None) -> int:
@@ -151,14 +172,18 @@ def add_parsers(sub) -> None:
     _wait_option(s)
     s.set_defaults(func=cmd_resolve)
 
-    s = add_command(sub, "sql", "run SQL against an index (read-only; see --safe)",
+    s = add_command(sub, "sql", "run SQL against an index (read-only; see --safe), or a corpus of many",
                     "Run one SQL statement against the index (tables files, symbols, edges, imports; "
-                    "docs/schema.md) on a read-only connection and print the result as a table or CSV.",
+                    "docs/schema.md) on a read-only connection and print the result as a table or CSV; "
+                    "with --corpus, against many repositories' exports (docs/corpus.md).",
                     ("sql pyshop.duckdb \"SELECT kind, count(*) FROM symbols GROUP BY 1\"",
                      "sql ~/src/rich \"SELECT * FROM find_callers('Console.print')\" --csv",
-                     "sql pyshop.duckdb \"SELECT count(*) FROM edges\" --safe --timeout 5"))
-    s.add_argument("db", help=DB_HELP)
-    s.add_argument("query", help="one SQL statement")
+                     "sql pyshop.duckdb \"SELECT count(*) FROM edges\" --safe --timeout 5",
+                     "sql --corpus corpus/ \"SELECT repo, count(*) FROM symbols GROUP BY repo\""))
+    s.add_argument("db", help=DB_HELP + " (with --corpus: the query)")
+    s.add_argument("query", nargs="?", help="one SQL statement")
+    s.add_argument("--corpus", metavar="DIR", help="query a corpus folder (or one export) instead "
+                   "(default: the database)")
     s.add_argument("--csv", action="store_true", help="CSV instead of a table (default: a table)")
     s.add_argument("--max-rows", type=int, default=200, metavar="N", help="rows shown in the table (default: 200)")
     s.add_argument("--safe", action="store_true",
