@@ -23,7 +23,8 @@ Kinds not counted, and why (everything else ctags emits by default is counted):
     object, an assignment `x = ..` it takes for a constant, a `const` in an arrow function
     passed to a call), so a JavaScript/TypeScript variable or constant on a line inside a
     function body is a local; the bench finds the bodies with a tree-sitter query of its
-    own, not from the index's symbols.
+    own, not from the index's symbols. A loop variable (`for (const x of xs)`) is local to
+    its loop, also at the top level of a module.
   * JavaScript object literals: ctags calls a non-function property value `property` and an
     object literal (`x = { a: {..} }`) a `class` and a shorthand member (`{ CLIEngine }`) a
     `field` (a `field` counts only in an ES class, and not on a line inside a method body,
@@ -287,6 +288,9 @@ def _excluded(t: dict, kind: str, root: str, ctx: dict) -> str | None:
         if clang == "TypeScript" and kind == "alias" and not re.search(
                 r"\btype\s+" + re.escape(name) + r"\b\s*[<=]", t.get("pattern", "")):
             return "import"
+        if kind in ("variable", "constant") and re.search(
+                r"\bfor\s*(?:await\s*)?\(\s*(?:const|let|var)\s+" + re.escape(name) + r"\b", t.get("pattern", "")):
+            return "local"
         if kind in ("variable", "constant") and _REQUIRE.search(t.get("pattern", "")):
             return "require() import"
         if kind in ("variable", "constant") and not re.search(
