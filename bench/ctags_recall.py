@@ -35,6 +35,9 @@ Kinds not counted, and why (everything else ctags emits by default is counted):
     (`const`/`let`/`var NAME`, or `NAME` starting the line or after a comma): ctags' TypeScript
     parser names a constant after the object of a call behind a `/*@__PURE__*/` comment, or
     after a member of an object literal (`Minute: -1,`).
+  * C#: a `field` tag whose name is used on its line only inside parentheses: ctags' C#
+    parser takes the parameters of a member (mostly expression-bodied ones,
+    `static int Get(Ref ob) => ..`) for fields.
   * JavaScript `A.prototype.f = g;`: ctags calls every assignment to a prototype member a
     method; one whose value is a name rebinds an existing function and defines none.
   * C/C++ include guards (the `#define` of the name a header's first `#ifndef` tests: no
@@ -259,6 +262,23 @@ def _is_object_literal(t: dict) -> bool:
     return not re.search(r"\bclass\s+" + re.escape(t["name"]) + r"\b", t.get("pattern", ""))
 
 
+def _only_in_parentheses(name: str, pattern: str) -> bool:
+    """Whether every use of `name` on the tag's line is inside parentheses (a parameter:
+    `static int Get(Ref ob) => ..`), so the line declares no field of that name."""
+    depth, found = 0, False
+    for m in re.finditer(r"[()]|\b" + re.escape(name) + r"\b", pattern):
+        tok = m.group(0)
+        if tok == "(":
+            depth += 1
+        elif tok == ")":
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            return False
+        else:
+            found = True
+    return found
+
+
 def _excluded(t: dict, kind: str, root: str, ctx: dict) -> str | None:
     """Why a ctags tag is not counted (see the module docstring), or None."""
     clang, name, macros = t["clang"], t["name"], ctx["macros"]
@@ -273,6 +293,8 @@ def _excluded(t: dict, kind: str, root: str, ctx: dict) -> str | None:
             return "include guard"
         if t.get("scopeKind") in ("function", "method"):
             return "local"
+    if clang == "C#" and kind == "field" and _only_in_parentheses(name, t.get("pattern", "")):
+        return "C# parameter ctags took for a field"
     if clang in ("JavaScript", "TypeScript"):
         if name.startswith("AnonymousFunction"):
             return "anonymous"

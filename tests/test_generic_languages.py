@@ -14,8 +14,6 @@ CASES = [
     ("a.lua", b"function foo(a)\n  return a\nend\n", [("function", "a.foo", 1, 3)]),
     ("a.php", b"<?php\nclass A {\n  function b() {}\n}\n",
      [("class", "a.A", 2, 4), ("method", "a.A.b", 3, 3)]),
-    ("a.cs", b"namespace N {\n  class A {\n    void B() {}\n  }\n}\n",
-     [("namespace", "a.N", 1, 5), ("class", "a.N.A", 2, 4), ("method", "a.N.A.B", 3, 3)]),
 ]
 
 
@@ -25,8 +23,6 @@ CASES += [
              b"internal fun top() {}\ntypealias T = Int\n",
      [("class", "m.A", 1, 4), ("method", "m.A.b", 2, 2), ("property", "m.A.x", 3, 3),
       ("function", "m.top", 5, 5), ("type", "m.T", 6, 6)]),
-    ("p.cs", b"class A {\n  public int P { get; set; }\n  private int f = 1;\n}\n",
-     [("class", "p.A", 1, 4), ("property", "p.A.P", 2, 2), ("field", "p.A.f", 3, 3)]),
     # a Ruby module is a namespace (kind `module` is the file's own symbol)
     ("lib/m.rb", b"module M\n  def f; end\nend\n",
      [("namespace", "lib.m.M", 1, 3), ("method", "lib.m.M.f", 2, 2)]),

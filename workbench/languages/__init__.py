@@ -100,9 +100,15 @@ _add(LanguageSpec("cpp", "cpp", (".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", "
                   # a conversion operator's name node spans its parameters: name it by its type
                   extra={"node_labels": {"operator_cast": ("operator ", "type")}}))
 
+_add(LanguageSpec("csharp", "csharp", (".cs",), query="csharp",
+                  # an operator's name is `operator ` + its operator or target type, a destructor's `~Name`
+                  extra={"node_labels": {"operator_declaration": ("operator ", "operator"),
+                                         "conversion_operator_declaration": ("operator ", "type"),
+                                         "destructor_declaration": ("~", "name")}}))
+
 # Languages the grammar pack knows, indexed with the generic rule (named definition nodes).
 _GENERIC = {
-    "ruby": (".rb",), "php": (".php",), "csharp": (".cs",), "kotlin": (".kt", ".kts"),
+    "ruby": (".rb",), "php": (".php",), "kotlin": (".kt", ".kts"),
     "swift": (".swift",), "scala": (".scala", ".sc"), "lua": (".lua",), "bash": (".sh", ".bash"),
     "haskell": (".hs",), "elixir": (".ex", ".exs"), "erlang": (".erl", ".hrl"),
     "ocaml": (".ml",), "julia": (".jl",), "dart": (".dart",), "zig": (".zig",),
