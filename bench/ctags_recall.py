@@ -35,6 +35,11 @@ Kinds not counted, and why (everything else ctags emits by default is counted):
     (`const`/`let`/`var NAME`, or `NAME` starting the line or after a comma): ctags' TypeScript
     parser names a constant after the object of a call behind a `/*@__PURE__*/` comment, or
     after a member of an object literal (`Minute: -1,`).
+  * Kotlin: `val`/`var` in a function (locals, loop and destructuring variables; ctags'
+    scope or a line inside a function, accessor or lambda body as found by the bench's
+    query, as for JavaScript), and `method` tags on a line without `fun`:
+    ctags makes each lambda parameter (`{ (key, value) -> .. }`) a `method` of a `<lambda>`
+    scope, and some loop variables (`for (i in xs)`) and `when (val x = ..)` subjects too.
   * C#: a `field` tag whose name is used on its line only inside parentheses: ctags' C#
     parser takes the parameters of a member (mostly expression-bodied ones,
     `static int Get(Ref ob) => ..`) for fields.
@@ -222,15 +227,19 @@ def _guard(root: str, path: str) -> str | None:
     return (m.group(1) or m.group(2)).decode() if m else None
 
 
-# function bodies of JavaScript/TypeScript, found by a tree-sitter query of the bench's own
-# (independent of the index's symbols): arrow functions passed to calls included
-_BODY_QUERY = """[(function_declaration body: (_) @b) (function_expression body: (_) @b)
+# function bodies, found by a tree-sitter query of the bench's own (independent of the
+# index's symbols): JavaScript/TypeScript arrow functions passed to calls included; Kotlin
+# function, accessor, initializer and lambda bodies
+_ECMA_BODIES = """[(function_declaration body: (_) @b) (function_expression body: (_) @b)
  (arrow_function body: (statement_block) @b) (method_definition body: (_) @b)
  (generator_function_declaration body: (_) @b) (generator_function body: (_) @b)]"""
+_BODY_QUERY = {"javascript": _ECMA_BODIES, "typescript": _ECMA_BODIES, "tsx": _ECMA_BODIES,
+               "kotlin": """[(function_body) (getter) (setter) (anonymous_initializer)
+                             (lambda_literal)] @b"""}
 
 
 class _FunctionBodies:
-    """(first line, last line) of every function body of a JavaScript/TypeScript file."""
+    """(first line, last line) of every function body of a file (languages of `_BODY_QUERY`)."""
 
     def __init__(self, root: str, paths: dict):
         self.root, self.paths, self.cache = root, paths, {}
@@ -242,7 +251,7 @@ class _FunctionBodies:
 
     def _bodies(self, path: str) -> list:
         lang = self.paths.get(path)
-        if lang not in ("javascript", "typescript", "tsx"):
+        if lang not in _BODY_QUERY:
             return []
         from tree_sitter import Parser, Query, QueryCursor
 
@@ -250,7 +259,7 @@ class _FunctionBodies:
         g = grammar(lang)
         key = ("q", lang)
         if key not in self.cache:
-            self.cache[key] = (Parser(g), Query(g, _BODY_QUERY))
+            self.cache[key] = (Parser(g), Query(g, _BODY_QUERY[lang]))
         parser, query = self.cache[key]
         tree = parser.parse(Path(self.root, path).read_bytes())
         return [(n.start_point[0] + 1, n.end_point[0] + 1)
@@ -293,6 +302,11 @@ def _excluded(t: dict, kind: str, root: str, ctx: dict) -> str | None:
             return "include guard"
         if t.get("scopeKind") in ("function", "method"):
             return "local"
+    if clang == "Kotlin" and kind in ("constant", "variable") and (t.get("scopeKind") == "method" or any(
+            b < t.get("line", 0) <= e for b, e in ctx["bodies"].get(t["path"], ()))):
+        return "local"
+    if clang == "Kotlin" and kind == "method" and not re.search(r"\bfun\b", t.get("pattern", "")):
+        return "Kotlin lambda or loop parameter"
     if clang == "C#" and kind == "field" and _only_in_parentheses(name, t.get("pattern", "")):
         return "C# parameter ctags took for a field"
     if clang in ("JavaScript", "TypeScript"):

@@ -233,7 +233,10 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
             nn = name_nodes[0]
             key = (nn.start_byte, nn.end_byte)
             d = defs.get(key)
-            if d is None or (node.end_byte - node.start_byte) > (d.node.end_byte - d.node.start_byte):
+            # the widest node wins; for the same node a definition wins over a declaration
+            # (a grammar without a `body` field cannot say "no body" in a pattern)
+            if d is None or (node.end_byte - node.start_byte) > (d.node.end_byte - d.node.start_byte) or (
+                    d.decl and d.node == node and def_kind.startswith("definition.")):
                 nd = _Def(node, def_kind.split(".", 1)[1], def_kind.startswith("declaration."), nn)
                 if d is not None:
                     nd.decorators = d.decorators
@@ -708,7 +711,9 @@ def _label_by_node_type(data: bytes, items: list[_Def], labels: dict) -> None:
     """Name definitions whose name node is of a listed type `prefix + text of a field`."""
     for d in items:
         rule = labels.get(d.name_node.type)
-        if rule is not None:
+        if rule is not None and rule[1] is None:
+            d.label = rule[0]
+        elif rule is not None:
             part = d.name_node.child_by_field_name(rule[1])
             if part is not None:
                 d.label = rule[0] + _collapse(_text(data, part.start_byte, part.end_byte))

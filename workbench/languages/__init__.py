@@ -63,7 +63,8 @@ class LanguageSpec:
     # method of the same name (module prefix aside) is declared anywhere in the repository
     out_of_line_methods: bool = False
     # extra["node_labels"]: {name node type: (prefix, field)}: a symbol whose name node has
-    # that type is named prefix + the text of the node's field (`operator bool`)
+    # that type is named prefix + the text of the node's field (`operator bool`), or prefix
+    # alone when field is None
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
 
@@ -106,9 +107,14 @@ _add(LanguageSpec("csharp", "csharp", (".cs",), query="csharp",
                                          "conversion_operator_declaration": ("operator ", "type"),
                                          "destructor_declaration": ("~", "name")}}))
 
+_add(LanguageSpec("kotlin", "kotlin", (".kt", ".kts"), query="kotlin",
+                  class_kinds=("class", "interface", "enum", "object"),
+                  # an unnamed `companion object` is named `Companion`, as Kotlin names it
+                  extra={"node_labels": {"companion": ("Companion", None)}}))
+
 # Languages the grammar pack knows, indexed with the generic rule (named definition nodes).
 _GENERIC = {
-    "ruby": (".rb",), "php": (".php",), "kotlin": (".kt", ".kts"),
+    "ruby": (".rb",), "php": (".php",),
     "swift": (".swift",), "scala": (".scala", ".sc"), "lua": (".lua",), "bash": (".sh", ".bash"),
     "haskell": (".hs",), "elixir": (".ex", ".exs"), "erlang": (".erl", ".hrl"),
     "ocaml": (".ml",), "julia": (".jl",), "dart": (".dart",), "zig": (".zig",),
