@@ -40,6 +40,9 @@ Kinds not counted, and why (everything else ctags emits by default is counted):
     query, as for JavaScript), and `method` tags on a line without `fun`:
     ctags makes each lambda parameter (`{ (key, value) -> .. }`) a `method` of a `<lambda>`
     scope, and some loop variables (`for (i in xs)`) and `when (val x = ..)` subjects too.
+  * Ruby: a `constant` tag on a line that does not assign it: ctags' Ruby parser takes
+    uses of a constant as a hash key or in a comparison (`CONTENT_LENGTH => '0'`,
+    `CHUNKED == x`) for definitions.
   * C#: a `field` tag whose name is used on its line only inside parentheses: ctags' C#
     parser takes the parameters of a member (mostly expression-bodied ones,
     `static int Get(Ref ob) => ..`) for fields.
@@ -307,6 +310,9 @@ def _excluded(t: dict, kind: str, root: str, ctx: dict) -> str | None:
         return "local"
     if clang == "Kotlin" and kind == "method" and not re.search(r"\bfun\b", t.get("pattern", "")):
         return "Kotlin lambda or loop parameter"
+    if clang == "Ruby" and kind == "constant" and not re.search(
+            r"\b" + re.escape(name) + r"\s*(?:\|\||&&)?=(?![=>~])", t.get("pattern", "")):
+        return "not declared on its line"
     if clang == "C#" and kind == "field" and _only_in_parentheses(name, t.get("pattern", "")):
         return "C# parameter ctags took for a field"
     if clang in ("JavaScript", "TypeScript"):

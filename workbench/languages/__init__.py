@@ -62,6 +62,9 @@ class LanguageSpec:
     # definitions written outside their class (`void Circle::area() {}`) are methods when a
     # method of the same name (module prefix aside) is declared anywhere in the repository
     out_of_line_methods: bool = False
+    # the generic rule (see docs/queries.md) runs too, and the query file only adds to it
+    generic_rule: bool = False
+    # extra["name_strip"]: {name node type: characters stripped from the front of the name}
     # extra["node_labels"]: {name node type: (prefix, field)}: a symbol whose name node has
     # that type is named prefix + the text of the node's field (`operator bool`), or prefix
     # alone when field is None
@@ -112,9 +115,13 @@ _add(LanguageSpec("kotlin", "kotlin", (".kt", ".kts"), query="kotlin",
                   # an unnamed `companion object` is named `Companion`, as Kotlin names it
                   extra={"node_labels": {"companion": ("Companion", None)}}))
 
+# The generic rule plus a query file of what it cannot see (constants, accessors, properties).
+_add(LanguageSpec("ruby", "ruby", (".rb",), query="ruby", generic_rule=True,
+                  extra={"name_strip": {"simple_symbol": ":"}}))
+_add(LanguageSpec("php", "php", (".php",), query="php", generic_rule=True))
+
 # Languages the grammar pack knows, indexed with the generic rule (named definition nodes).
 _GENERIC = {
-    "ruby": (".rb",), "php": (".php",),
     "swift": (".swift",), "scala": (".scala", ".sc"), "lua": (".lua",), "bash": (".sh", ".bash"),
     "haskell": (".hs",), "elixir": (".ex", ".exs"), "erlang": (".erl", ".hrl"),
     "ocaml": (".ml",), "julia": (".jl",), "dart": (".dart",), "zig": (".zig",),
