@@ -40,6 +40,9 @@ Kinds not counted, and why (everything else ctags emits by default is counted):
     query, as for JavaScript), and `method` tags on a line without `fun`:
     ctags makes each lambda parameter (`{ (key, value) -> .. }`) a `method` of a `<lambda>`
     scope, and some loop variables (`for (i in xs)`) and `when (val x = ..)` subjects too.
+  * Lua: a `function` tag on a line without the word `function`: ctags' Lua parser takes an
+    assignment from a call of a name starting with `function` (`fun = function_arg(1, fun)`)
+    for a definition.
   * Ruby: a `constant` tag on a line that does not assign it: ctags' Ruby parser takes
     uses of a constant as a hash key or in a comparison (`CONTENT_LENGTH => '0'`,
     `CHUNKED == x`) for definitions.
@@ -310,6 +313,8 @@ def _excluded(t: dict, kind: str, root: str, ctx: dict) -> str | None:
         return "local"
     if clang == "Kotlin" and kind == "method" and not re.search(r"\bfun\b", t.get("pattern", "")):
         return "Kotlin lambda or loop parameter"
+    if clang == "Lua" and not re.search(r"\bfunction\b(?!_)", t.get("pattern", "")):
+        return "not declared on its line"
     if clang == "Ruby" and kind == "constant" and not re.search(
             r"\b" + re.escape(name) + r"\s*(?:\|\||&&)?=(?![=>~])", t.get("pattern", "")):
         return "not declared on its line"
@@ -344,7 +349,8 @@ def _excluded(t: dict, kind: str, root: str, ctx: dict) -> str | None:
 def _norm(name: str) -> str:
     name = "".join(name.split())
     for sep in ("::", "."):
-        if sep in name and not name.startswith("operator"):
+        # a C++ operator keeps its `::` (`operator std::string`); Lua's `operator.mul` does not
+        if sep in name and not (name.startswith("operator") and not name.startswith("operator.")):
             name = name.rsplit(sep, 1)[-1]
     return name
 

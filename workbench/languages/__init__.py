@@ -115,14 +115,16 @@ _add(LanguageSpec("kotlin", "kotlin", (".kt", ".kts"), query="kotlin",
                   # an unnamed `companion object` is named `Companion`, as Kotlin names it
                   extra={"node_labels": {"companion": ("Companion", None)}}))
 
-# The generic rule plus a query file of what it cannot see (constants, accessors, properties).
+# The generic rule plus a query file of what it cannot see (constants, accessors,
+# properties, functions written as values).
 _add(LanguageSpec("ruby", "ruby", (".rb",), query="ruby", generic_rule=True,
                   extra={"name_strip": {"simple_symbol": ":"}}))
 _add(LanguageSpec("php", "php", (".php",), query="php", generic_rule=True))
+_add(LanguageSpec("lua", "lua", (".lua",), query="lua", generic_rule=True))
 
 # Languages the grammar pack knows, indexed with the generic rule (named definition nodes).
 _GENERIC = {
-    "swift": (".swift",), "scala": (".scala", ".sc"), "lua": (".lua",), "bash": (".sh", ".bash"),
+    "swift": (".swift",), "scala": (".scala", ".sc"), "bash": (".sh", ".bash"),
     "haskell": (".hs",), "elixir": (".ex", ".exs"), "erlang": (".erl", ".hrl"),
     "ocaml": (".ml",), "julia": (".jl",), "dart": (".dart",), "zig": (".zig",),
     "perl": (".pl", ".pm"), "r": (".r", ".R"), "objc": (".m",), "groovy": (".groovy", ".gradle"),
