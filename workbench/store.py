@@ -69,7 +69,7 @@ CREATE TABLE IF NOT EXISTS imports (
     line INTEGER,
     resolved_path VARCHAR
 );
-CREATE TABLE IF NOT EXISTS bindings (  -- call-graph facts for resolve.py (docs/schema.md)
+CREATE TABLE IF NOT EXISTS bindings (  -- call-graph facts for workbench/resolve/ (docs/schema.md)
     file_id BIGINT NOT NULL,
     path VARCHAR NOT NULL,
     src_id BIGINT,                    -- enclosing symbol
@@ -80,7 +80,13 @@ CREATE TABLE IF NOT EXISTS bindings (  -- call-graph facts for resolve.py (docs/
     value_id BIGINT,                  -- the symbol the value defines (a lambda), if any
     line INTEGER
 );
-CREATE TABLE IF NOT EXISTS call_candidates (  -- edges.candidates unnested, kept by resolve.py
+CREATE TABLE IF NOT EXISTS resolve_deps (  -- what resolving each file read (workbench/resolve/deps.py)
+    path VARCHAR NOT NULL,
+    files VARCHAR[],                  -- files whose rows its evaluation read
+    names VARCHAR[],                  -- name tokens it looked up (`a:NAME`, `b:FAMILY:NAME`, ...)
+    provides VARCHAR[]                -- name tokens its own rows put into those indexes
+);
+CREATE TABLE IF NOT EXISTS call_candidates (  -- edges.candidates unnested, kept by workbench/resolve/
     edge_id BIGINT NOT NULL,
     qualname VARCHAR NOT NULL,
     symbol_id BIGINT                  -- the candidate's symbol when it is in the repository
@@ -121,6 +127,8 @@ _TYPES = {
     "bindings": pa.schema([("file_id", pa.int64()), ("path", pa.string()), ("src_id", pa.int64()),
                            ("kind", pa.string()), ("name", pa.string()), ("value", pa.string()),
                            ("value_type", pa.string()), ("value_id", pa.int64()), ("line", pa.int32())]),
+    "resolve_deps": pa.schema([("path", pa.string()), ("files", pa.list_(pa.string())),
+                               ("names", pa.list_(pa.string())), ("provides", pa.list_(pa.string()))]),
 }
 
 

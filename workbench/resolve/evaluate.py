@@ -38,11 +38,10 @@ class Resolver:
         self.m = model
         self.export = export
         self.param_flow_cap = param_flow_cap
-        self.memo = Memo(self.MAX_DEPTH)
-        self._mro: dict[int, list] = {}
+        self.memo = Memo(self.MAX_DEPTH, model.bit_of)
+        self.read_name = self.memo.read_name
         self._params: dict[int, list[Param] | None] = {}
         self._param_names: dict[int, frozenset] = {}
-        self._class_attrs: dict[int, dict[str, list[tuple]]] = {}
         self._rules: dict = {}
 
     def rules(self, fam: str | None):
@@ -121,7 +120,7 @@ class Resolver:
 
     def eval_text(self, scope: int, text: str, callee: bool = False, depth: int = 0):
         """(values, how) of expression `text` written in `scope`."""
-        return self.memo((scope, text, callee), depth, self._NO_VALUE,
+        return self.memo((scope, text, callee), depth, True, self._NO_VALUE,
                          self._eval_text, scope, text, depth, callee)
 
     def _eval_text(self, scope: int, text: str, depth: int, callee: bool = False):
@@ -344,7 +343,7 @@ class Resolver:
 
     def module_attr(self, mid: int, name: str, depth: int) -> tuple[set, bool]:
         """`name` in module `mid`'s namespace: (values, whether a re-export was followed)."""
-        return self.memo(("modattr", mid, name), depth, (EMPTY, False),
+        return self.memo(("modattr", mid, name), depth, True, (EMPTY, False),
                          self._module_attr, mid, name, depth)
 
     def _module_attr(self, mid: int, name: str, depth: int) -> tuple[set, bool]:
@@ -476,7 +475,7 @@ class Resolver:
 
     def subclass_lookup(self, cls: int, name: str) -> set:
         """Where `name` is found along the MROs of `cls`'s subclasses (in the repo)."""
-        return self.memo(("sub", cls, name), None, EMPTY, self._subclass_lookup, cls, name)
+        return self.memo(("sub", cls, name), None, False, EMPTY, self._subclass_lookup, cls, name)
 
     def _subclass_lookup(self, cls: int, name: str) -> set:
         m = self.m
@@ -485,6 +484,7 @@ class Resolver:
         frontier = [cls]
         while frontier and len(seen) < 200:
             c = frontier.pop()
+            self.read_name("s:" + m.name[c])
             for sub in m.subclasses_written.get(m.name[c], ()):
                 if sub in seen or (SYM, c) not in self.mro(sub):
                     continue
@@ -500,6 +500,7 @@ class Resolver:
     def field_values(self, fid: int, depth: int) -> set:
         """Values of a class-level field / module variable symbol (from bindings or its type)."""
         m = self.m
+        self.memo.read(fid)
         owner = m.ns(m.parent.get(fid))
         if m.lazy:                    # incremental runs load bindings per file
             m.ensure_bindings(m.path.get(fid))
@@ -530,12 +531,11 @@ class Resolver:
 
     def class_attrs(self, cls: int) -> dict[str, list[tuple]]:
         """`self.x = value` bindings of a class's methods (its bases' too), by attribute."""
-        got = self._class_attrs.get(cls)
-        if got is not None:
-            return got
+        return self.memo(("attrs", cls), None, False, {}, self._class_attrs, cls)
+
+    def _class_attrs(self, cls: int) -> dict[str, list[tuple]]:
         m = self.m
         out: dict[str, list[tuple]] = defaultdict(list)
-        self._class_attrs[cls] = out
         for base in self.mro(cls):
             if base[0] != SYM:
                 continue
@@ -562,10 +562,9 @@ class Resolver:
 
     def mro(self, cls: int) -> list[tuple]:
         """Method resolution order: (SYM, class) for repo classes, (EXT/BUILTIN, name) for others."""
-        got = self._mro.get(cls)
-        if got is not None:
-            return got
-        self._mro[cls] = [(SYM, cls)]            # cycle guard
+        return self.memo(("mro", cls), None, False, [(SYM, cls)], self._mro, cls)
+
+    def _mro(self, cls: int) -> list[tuple]:
         bases = []
         for text in self.m.bases_written.get(cls, ()):
             vals, _ = self.resolve_base(cls, text)
@@ -591,7 +590,10 @@ class Resolver:
             out.append(head)
             seqs = [[x for x in t if x != head] for t in seqs]
             seqs = [t for t in seqs if t]
-        self._mro[cls] = out
+        read = self.memo.read
+        for b in out:                             # their members are read along the MRO
+            if b[0] == SYM:
+                read(b[1])
         return out
 
     def mro_lookup(self, cls: int, name: str) -> tuple | None:
@@ -690,7 +692,7 @@ class Resolver:
 
     def returns_of(self, fn: int, depth: int) -> set:
         """Values function `fn` returns (or yields: a generator is a container)."""
-        return self.memo(("ret", fn), depth, EMPTY, self._returns_of, fn, depth)
+        return self.memo(("ret", fn), depth, True, EMPTY, self._returns_of, fn, depth)
 
     def _returns_of(self, fn: int, depth: int) -> set:
         m = self.m
@@ -716,6 +718,7 @@ class Resolver:
         t = v[0]
         if t == CONTAINER:
             scope, name = v[1], v[2]
+            self.memo.read(scope)
             if m.lazy:                    # incremental runs load bindings per file
                 m.ensure_bindings(m.path.get(scope))
             if name == "<yield>":
@@ -778,7 +781,7 @@ class Resolver:
         idx = next((i for i, p in enumerate(ps) if p.name == name), None)
         if idx is None:
             return None
-        got = self.memo(("param", fn, name), None, EMPTY, self._param_values, fn, idx, ps[idx], depth)
+        got = self.memo(("param", fn, name), depth, False, EMPTY, self._param_values, fn, idx, ps[idx], depth)
         return got, "inferred"
 
     def _param_values(self, fn: int, idx: int, p: Param, depth: int) -> frozenset:
@@ -811,6 +814,7 @@ class Resolver:
             names.append(m.name[cls])
         rows = []
         for n in names:
+            self.read_name("a:" + n)
             rows.extend(m.arg_rows(n))
         rules = self.rules(m.fam.get(fn))
         rows.extend(rules.decorator_flows(self, fn))

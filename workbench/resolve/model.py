@@ -29,7 +29,7 @@ class Model:
         self.file_lang = dict(zip(f["path"], f["language"]))
         self.paths = set(f["path"])
         s = cols(con, """SELECT symbol_id, path, language, kind, name, qualname, parent_id, signature,
-                                decorators, start_line FROM symbols ORDER BY symbol_id""")
+                                decorators, start_line, is_declaration FROM symbols ORDER BY symbol_id""")
         self.kind = dict(zip(s["symbol_id"], s["kind"]))
         self.name = dict(zip(s["symbol_id"], s["name"]))
         self.qual = dict(zip(s["symbol_id"], s["qualname"]))
@@ -39,7 +39,12 @@ class Model:
         self.sig = dict(zip(s["symbol_id"], s["signature"]))
         self.decos = {i: d for i, d in zip(s["symbol_id"], s["decorators"]) if d}
         self.line = dict(zip(s["symbol_id"], s["start_line"]))
+        self.declarations = {i for i, d in zip(s["symbol_id"], s["is_declaration"]) if d}
         self.fam = {i: family_of(lang) for i, lang in zip(s["symbol_id"], s["language"])}
+        # every file a bit, every symbol its file's bit (what an evaluation read: `memo`)
+        self.file_index = {p: i for i, p in enumerate(sorted(self.paths))}
+        bits = {p: 1 << i for p, i in self.file_index.items()}
+        self.bit_of = {i: bits.get(p, 0) for i, p in zip(s["symbol_id"], s["path"])}
         self.static: set[int] = set()               # static methods (`@staticmethod`)
         self.classmeth: set[int] = set()            # class methods (`@classmethod`)
         self.prop: set[int] = set()                 # properties (`@property` and friends)

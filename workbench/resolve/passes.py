@@ -15,7 +15,6 @@ for the callee names it asks about), from the same bulk query kept as Arrow, and
 """
 from __future__ import annotations
 
-import posixpath
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -28,7 +27,8 @@ from ..versions import resolver_version
 from .evaluate import Resolver
 from .exprs import alternatives, parse_chain
 from .kinds import CLASS_KINDS
-from .lang import family_of, rules_of
+from . import deps
+from .lang import rules_of
 from .model import Model, cols
 from .values import BOUND, BUILTIN, EXT, INST, MODULE, SYM, ordered
 
@@ -94,7 +94,7 @@ def _import_bound(m: Model, scope: int | None, name: str) -> bool:
     return False
 
 
-def _fallback(m: Model, fam: str, text: str, src_id: int):
+def _fallback(m: Model, res: Resolver, fam: str, text: str, src_id: int):
     """Name-based candidates when evaluation found nothing: (dst_id, qual, resolution, cands).
 
     Not for names an import binds: an import that does not resolve (a missing module or
@@ -110,6 +110,7 @@ def _fallback(m: Model, fam: str, text: str, src_id: int):
         return None, None, "unresolved", None
     if last[0] == "name" and rules_of(fam).unbound_names_raise:
         return None, None, "unresolved", None   # an unbound bare name: NameError, not a guess
+    res.read_name(f"b:{fam}:{last[1]}")
     key = (fam, last[0], last[1])               # from here on the answer depends on the name only
     got = m.fallback_cache.get(key)
     if got is None:
@@ -160,23 +161,25 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False) -> ResolveS
     stats = ResolveStats()
     version = store.get_meta(con, "resolver_version")
     if full is None:
-        full = changed_paths is None or version != RESOLVER_VERSION
+        full = (changed_paths is None or version != RESOLVER_VERSION
+                or deps.needs_full(con, list(changed_paths)))
     if not full and not changed_paths:
         stats.full = False
         stats.seconds = time.perf_counter() - t0
         return stats
     stats.full = full
     model = Model(con, bulk_bindings=full)
-    scope_paths = None if full else _affected_paths(con, model, list(changed_paths))
+    scope_paths = None if full else deps.affected(con, model, list(changed_paths))
     res = Resolver(model)
-    rows, imp_rows, files = _resolve_set(con, model, res, scope_paths, progress)
-    stats.files = files
+    rows, imp_rows, reads = _resolve_set(con, model, res, scope_paths, progress)
+    stats.files = len(reads)
     stats.edges = len(rows)
     stats.updated = _write_back(con, rows, imp_rows)
     if full:
         _write_candidates(con)
     else:
         _write_candidates(con, [r[0] for r in rows], sorted(changed_paths))
+    deps.write(con, model, reads, full)
     for r in rows:
         stats.by_resolution[r[7]] = stats.by_resolution.get(r[7], 0) + 1
     store.set_meta(con, resolver_version=RESOLVER_VERSION)
@@ -184,203 +187,87 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False) -> ResolveS
     return stats
 
 
-_LAST_NAME_SQL = "regexp_extract(e.dst_name, '([A-Za-z_$][A-Za-z0-9_$]*)[^A-Za-z0-9_$]*$', 1)"
-
-
-def _affected_paths(con, m: Model, changed: list[str]) -> set[str]:
-    """Source files whose edges a change to `changed` (added, edited, removed files) can
-    affect:
-
-    * the changed files themselves;
-    * files with an edge into them that went stale (its `dst_id` is gone) or that lists a
-      candidate that no longer exists;
-    * files importing a changed module, and along re-export chains (`__init__.py`,
-      barrels) the importers of the names re-exported from it (importers of a module by
-      plain `import m` only when one of their calls names such a name);
-    * the files the changed files import (arguments flow into their functions);
-    * the other files of a changed file's directory (Java / Go packages);
-    * files defining subclasses of classes in the changed files (their MROs changed);
-    * files whose name-based edges (`name-unique`, `ambiguous`, `unresolved`) name a
-      definition of the changed files.
-    """
-    chg = set(changed)
-    out = {p for p in chg if p in m.paths}
-    rows = store.run(con, """
-        SELECT DISTINCT e.path FROM edges e LEFT JOIN symbols s ON s.symbol_id = e.dst_id
-        WHERE e.dst_id IS NOT NULL AND s.symbol_id IS NULL""")
-    out |= {r[0] for r in rows}
-    # candidates that vanished (call_candidates keeps the symbol id each one had)
-    rows = store.run(con, """
-        SELECT DISTINCT e.path FROM call_candidates c JOIN edges e USING (edge_id)
-        WHERE c.symbol_id IS NOT NULL
-          AND NOT EXISTS (SELECT 1 FROM symbols s WHERE s.symbol_id = c.symbol_id)""")
-    out |= {r[0] for r in rows}
-    # names defined in the changed files (module level for re-exports; all for name-based)
-    top: dict[str, set[str]] = defaultdict(set)
-    all_names: set[str] = set()
-    chg_syms = [sid for sid, path in m.path.items() if path in chg]
-    for sid in chg_syms:
-        path = m.path[sid]
-        all_names.add(m.name[sid])
-        if m.parent.get(sid) == m.file_module.get(path):
-            top[path].add(m.name[sid])
-    if all_names:
-        # a name-based label changes when the set of same-named definitions changes: a
-        # definition something already points at (by qualname) existed before the change
-        quals = sorted({q for q in (m.qual.get(sid) for sid in chg_syms) if q is not None})
-        known = {r[0] for r in store.run(con, """
-            SELECT DISTINCT dst_qualname FROM edges
-            WHERE dst_qualname IS NOT NULL AND NOT list_contains($chg, path)
-              AND list_contains($quals, dst_qualname)
-            UNION SELECT DISTINCT qualname FROM call_candidates
-            WHERE list_contains($quals, qualname)""", {"chg": sorted(chg), "quals": quals})}
-        fresh = {m.name[sid] for sid in chg_syms
-                 if m.qual.get(sid) not in known and m.parent.get(sid) is not None}
-        if fresh:
-            rows = store.run(con, f"""
-                SELECT DISTINCT e.path FROM edges e
-                WHERE e.kind IN ('calls', 'imports', 'inherits', 'implements')
-                  AND e.resolution IN ('name-unique', 'ambiguous', 'unresolved')
-                  AND list_contains($names, {_LAST_NAME_SQL})""", {"names": sorted(fresh)})
-            out |= {r[0] for r in rows}
-    # importers, following re-exports
-    by_target: dict[str, list[dict]] = defaultdict(list)
-    for row in m.imports:
-        if row["resolved_path"]:
-            by_target[row["resolved_path"]].append(row)
-    exported: dict[str, set[str] | None] = {p: None for p in chg}      # None: every name
-    pending: dict[str, set[str]] = defaultdict(set)                      # plain importers to check
-    queue = list(chg)
-    while queue:
-        c = queue.pop()
-        names = exported[c]
-        for row in by_target.get(c, []) + by_target.get(posixpath.dirname(c), []):
-            f = row["path"]
-            nm = row["name"]
-            plain = nm is None or (nm == "*" and row["alias"])
-            if names is None or nm == "*" and not row["alias"]:
-                out.add(f)
-            elif plain:
-                pending[f] |= names
-                continue
-            elif nm in names:
-                out.add(f)
-            else:
-                continue
-            if plain or row["scope"] != m.file_module.get(f):
-                continue                      # only module-level from-imports re-export
-            if nm == "*":
-                grow = set(top.get(c, ())) if names is None else set(names)
-            else:
-                grow = {row["alias"] or nm}
-            have = exported.get(f)
-            if have is None and f in exported:
-                continue
-            new = (have or set()) | grow
-            if have is None or new != have:
-                exported[f] = new
-                queue.append(f)
-    pending = {f: n for f, n in pending.items() if f not in out}
-    if pending:
-        pairs = sorted((f, n) for f, names in pending.items() for n in names)
-        rows = store.run(con, f"""
-            SELECT DISTINCT e.path FROM edges e
-            JOIN (SELECT unnest($paths) AS path, unnest($names) AS name) p
-              ON p.path = e.path AND p.name = {_LAST_NAME_SQL}
-            WHERE e.kind = 'calls'""", {"paths": [a for a, _ in pairs], "names": [b for _, b in pairs]})
-        out |= {r[0] for r in rows}
-    # what the changed files import; their package mates; subclasses' files
-    dirs = {posixpath.dirname(p) for p in chg}
-    for row in m.imports:
-        if row["path"] in chg and row["resolved_path"]:
-            rp = row["resolved_path"]
-            out |= {p for p in m.paths if p == rp or posixpath.dirname(p) == rp}
-    for p, lang in m.file_lang.items():
-        if posixpath.dirname(p) in dirs and rules_of(family_of(lang)).package_is_directory:
-            out.add(p)
-    classes = [sid for sid, path in m.path.items() if path in chg and m.kind.get(sid) in CLASS_KINDS]
-    seen = set(classes)
-    while classes:
-        c = classes.pop()
-        for sub in m.subclasses_written.get(m.name[c], ()):
-            if sub not in seen:
-                seen.add(sub)
-                classes.append(sub)
-                out.add(m.path[sub])
-    return out
-
-
 def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None, progress: bool = False):
+    """Evaluate the edges and imports rows of `scope_paths` (None: every file), one file
+    at a time (a unit of evaluation, see `memo`): its imports rows first (matched to its
+    `imports` edges by line and text), then its edges in order. Returns the new edge
+    rows, the imports rows, and what each file's evaluation read."""
+    sql = """SELECT edge_id, src_id, kind, dst_name, path, line, dst_id, dst_qualname, resolution,
+                    candidates FROM edges WHERE kind IN ('calls', 'imports', 'inherits', 'implements')"""
     if scope_paths is None:
-        e = cols(con, """SELECT edge_id, src_id, kind, dst_name, path, line, dst_id, dst_qualname,
-                                 resolution, candidates FROM edges
-                          WHERE kind IN ('calls', 'imports', 'inherits', 'implements')
-                          ORDER BY path, edge_id""")
-        files = len(m.file_module)
+        e = cols(con, sql + " ORDER BY path, edge_id")
+        paths = sorted(m.paths)
     else:
-        e = cols(con, """SELECT edge_id, src_id, kind, dst_name, path, line, dst_id, dst_qualname,
-                                 resolution, candidates FROM edges
-                          WHERE kind IN ('calls', 'imports', 'inherits', 'implements')
-                            AND path IN (SELECT unnest(?::VARCHAR[]))
-                          ORDER BY path, edge_id""", [sorted(scope_paths)])
-        files = len(scope_paths)
-    out = []
-    # imports first: rows of the imports table, matched to their edges by (path, line, text)
-    imp_rows = []
-    imp_edge: dict[tuple, tuple] = {}
+        e = cols(con, sql + " AND path IN (SELECT unnest(?::VARCHAR[])) ORDER BY path, edge_id",
+                 [sorted(scope_paths)])
+        paths = sorted(scope_paths & m.paths)
+    imports_of: dict[str, list[dict]] = defaultdict(list)
     for row in m.imports:
-        if scope_paths is not None and row["path"] not in scope_paths:
-            continue
-        vals, how, rpath = resolve_import(res, row)
-        imp_rows.append((row["rid"], rpath, row["resolved_path"]))
-        text = _import_target_text(row["module"], row["name"])
-        imp_edge[(row["path"], row["line"], text)] = (vals, how)
+        if scope_paths is None or row["path"] in scope_paths:
+            imports_of[row["path"]].append(row)
+    spans: dict[str, tuple[int, int]] = {}
+    epaths = e["path"]
+    start = 0
+    for i in range(1, len(epaths) + 1):
+        if i == len(epaths) or epaths[i] != epaths[start]:
+            spans[epaths[start]] = (start, i)
+            start = i
+    out, imp_rows, reads = [], [], {}
     bar = None
-    total = len(e["edge_id"])
+    total = len(epaths)
     if progress and total > PROGRESS_MIN_EDGES:
         from tqdm.auto import tqdm
         bar = tqdm(total=total, desc="resolving", unit="edge", unit_scale=True, leave=False)
-    for i, (eid, src, kind, dst_name, path, line, old_id, old_q, old_res, old_c) in enumerate(zip(
-            e["edge_id"], e["src_id"], e["kind"], e["dst_name"], e["path"], e["line"],
-            e["dst_id"], e["dst_qualname"], e["resolution"], e["candidates"])):
-        if bar is not None and not i & 4095:
-            bar.update(i - bar.n)
-        fam = m.fam.get(src) if src in m.kind else None
-        if fam is None:
-            new = (None, None, "unresolved", None)
-        elif kind == "imports":
-            got = imp_edge.get((path, line, dst_name))
-            if got is None:
-                new = (None, None, "unresolved", None)
-            else:
-                vals, how = got
-                new = _import_edge_row(m, res, vals, how)
-        elif kind in ("inherits", "implements"):
-            vals, how = res.resolve_base(src, dst_name)
-            targets = [v for v in ordered(vals)]
-            new = _target_row(m, targets, how, fam, dst_name, res)
-            if new[2] == "unresolved":
-                new = _fallback_class(m, fam, dst_name)
-        else:
-            try:
-                targets, how = res.resolve_call(src, dst_name, line)
-            except RecursionError:
-                targets, how = [], "unresolved"
-            if targets:
-                new = _target_row(m, targets, how, fam, dst_name, res)
-            elif how == "known-receiver":
-                new = (None, None, "unresolved", None)
-            else:
-                new = _fallback(m, fam, res.callee_text(src, dst_name, line), src)
-        out.append((eid, old_id, old_q, old_res, old_c) + new)
+    cols_ = (e["edge_id"], e["src_id"], e["kind"], e["dst_name"], e["line"], e["dst_id"],
+             e["dst_qualname"], e["resolution"], e["candidates"])
+    for path in paths:
+        res.memo.begin_unit()
+        imp_edge: dict[tuple, tuple] = {}
+        for row in imports_of.get(path, ()):
+            vals, how, rpath = resolve_import(res, row)
+            imp_rows.append((row["rid"], rpath, row["resolved_path"]))
+            imp_edge[(row["line"], _import_target_text(row["module"], row["name"]))] = (vals, how)
+        a, b = spans.get(path, (0, 0))
+        for eid, src, kind, dst_name, line, old_id, old_q, old_res, old_c in zip(*(c[a:b] for c in cols_)):
+            out.append((eid, old_id, old_q, old_res, old_c) + _resolve_edge(m, res, src, kind, dst_name, line, imp_edge))
+        reads[path] = res.memo.end_unit()
+        if bar is not None:
+            bar.update(b - a)
     if bar is not None:
-        bar.update(total - bar.n)
         bar.close()
-    return out, imp_rows, files
+    return out, imp_rows, reads
 
 
-def _fallback_class(m: Model, fam: str, text: str):
+def _resolve_edge(m: Model, res: Resolver, src, kind: str, dst_name: str, line, imp_edge: dict):
+    """(dst_id, dst_qualname, resolution, candidates) of one edge."""
+    fam = m.fam.get(src) if src in m.kind else None
+    if fam is None:
+        return None, None, "unresolved", None
+    if kind == "imports":
+        got = imp_edge.get((line, dst_name))
+        if got is None:
+            return None, None, "unresolved", None
+        return _import_edge_row(m, res, *got)
+    if kind in ("inherits", "implements"):
+        vals, how = res.resolve_base(src, dst_name)
+        new = _target_row(m, list(ordered(vals)), how, fam, dst_name, res)
+        if new[2] == "unresolved":
+            new = _fallback_class(m, res, fam, dst_name)
+        return new
+    try:
+        targets, how = res.resolve_call(src, dst_name, line)
+    except RecursionError:
+        targets, how = [], "unresolved"
+    if targets:
+        return _target_row(m, targets, how, fam, dst_name, res)
+    if how == "known-receiver":
+        return None, None, "unresolved", None
+    return _fallback(m, res, fam, res.callee_text(src, dst_name, line), src)
+
+
+def _fallback_class(m: Model, res: Resolver, fam: str, text: str):
     name = text.split("<", 1)[0].strip().rsplit(".", 1)[-1]
+    res.read_name(f"b:{fam}:{name}")
     cands = [c for c in m.by_name.get((fam, name), ()) if m.kind.get(c) in CLASS_KINDS]
     if not cands:
         cands = [c for c in m.by_qual.get(text, ()) if m.kind.get(c) in CLASS_KINDS]

@@ -67,6 +67,11 @@ class Language:
     def prepare_bases(self, m) -> None:
         """Adjust the written bases once `inherits` / `implements` rows are loaded."""
 
+    def provides(self, m, paths: set[str]) -> dict[str, dict[str, list[str]]]:
+        """What the files `paths` put into this family's own indexes (see
+        `workbench.resolve.deps`): path -> token -> facts (texts, no ids or lines)."""
+        return {}
+
     def bound_names(self, row: dict) -> list[str]:
         """The names an imports row binds in its scope (`"*"`: a star import)."""
         mod, name, alias = row["module"], row["name"], row["alias"]
@@ -226,6 +231,11 @@ def this_and_super(ev, scope, steps, callee):
             return (frozenset({(SYM, init)}) if init else frozenset()), "super", n
         return (frozenset({(SUPER, cls, True)}) if cls else frozenset()), "super", 1
     return (frozenset({(INST, cls)}) if cls else frozenset()), "self", 1
+
+
+def module_names(m, mid: int) -> list[str]:
+    """The names a file module defines, with their kinds (facts for `Language.provides`)."""
+    return [f"{n}|{m.kind.get(c)}" for n, kids in m.children.get(mid, {}).items() for c in kids]
 
 
 DEFAULT = Language()

@@ -50,7 +50,16 @@ class C(Language):
     literal_types = {"concatenated_string": "str", "true": "bool", "false": "bool"}
     callable_kinds = FUNCTION_KINDS | {"macro"}     # a function-like macro
 
+    def provides(self, m, paths):
+        out: dict[str, dict[str, list[str]]] = {}
+        for sid, k in m.kind.items():
+            if k in ("function", "macro") and m.fam.get(sid) == self.family and m.path.get(sid) in paths:
+                out.setdefault(m.path[sid], {}).setdefault("c:" + m.name[sid], []).append(
+                    f"{m.qual[sid]}|{k}|{m.sig.get(sid)}|{sid in m.declarations}")
+        return out
+
     def global_value(self, ev, scope, mod, name, depth):
+        ev.read_name("c:" + name)
         got = self.linked(ev.m, scope, name)
         if got:
             return got

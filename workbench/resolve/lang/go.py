@@ -11,7 +11,7 @@ from ... import store
 from ..exprs import split_top
 from ..kinds import CLASS_KINDS, NAMESPACE_KINDS, VALUE_KINDS
 from ..values import BUILTIN, EXT, INST, SYM, Param, declared_type, param_parts
-from .base import Language
+from .base import Language, module_names
 
 GO_BUILTINS = frozenset("""append cap clear close complex copy delete imag len make max min new
     panic print println real recover string int int8 int16 int32 int64 uint uint8 uint16
@@ -29,6 +29,7 @@ class _Packages:
             if m.file_lang.get(path) == "go":
                 self.dirs[posixpath.dirname(path)].append(mid)
         self.prefix = _module_prefix(m)
+        self.attached: dict[int, int] = {}                           # method -> its type
         self.import_cache: dict[str, int | None] = {}
         self.names_cache: dict[tuple[str, bool], dict[str, list[int]]] = {}
 
@@ -62,6 +63,7 @@ class Go(Language):
     field_types_at_module_level = True
 
     def prepare(self, m) -> None:
+        pk = m.ext["go"] = _Packages(m)
         # methods are declared beside their type: attach them to it
         for i, k in m.kind.items():
             if k == "method" and m.fam.get(i) == "go" and m.kind.get(m.parent.get(i)) == "module":
@@ -69,8 +71,21 @@ class Go(Language):
                 for t in m.by_qual.get(owner, ()):
                     if m.kind.get(t) in CLASS_KINDS:
                         m.children[t].setdefault(m.name[i], []).append(i)
+                        pk.attached[i] = t
                         break
-        m.ext["go"] = _Packages(m)
+
+    def provides(self, m, paths):
+        out: dict[str, dict[str, list[str]]] = {}
+        for path in paths:
+            mid = m.file_module.get(path)
+            if mid is not None and m.file_lang.get(path) == "go":
+                out[path] = {"d:" + posixpath.dirname(path): module_names(m, mid)}
+        for i, t in m.ext["go"].attached.items():
+            path = m.path.get(i)
+            if path in paths and m.path.get(t) != path:
+                out.setdefault(path, {}).setdefault("f:" + m.path[t], []).append(
+                    f"{m.qual[i]}|{m.sig.get(i)}")
+        return out
 
     def bound_names(self, row):
         alias = row["alias"]
@@ -102,9 +117,11 @@ class Go(Language):
         cache[spec] = got = mods[0] if mods else None
         return got
 
-    def package_names(self, m, d: str, with_tests: bool) -> dict[str, list[int]]:
+    def package_names(self, ev, d: str, with_tests: bool) -> dict[str, list[int]]:
         """Top-level definitions of the Go package in directory `d`, by name (files in
         directory order; `_test.go` files only for code that is itself in a test file)."""
+        ev.read_name("d:" + d)
+        m = ev.m
         pk = m.ext["go"]
         key = (d, with_tests)
         got = pk.names_cache.get(key)
@@ -123,7 +140,7 @@ class Go(Language):
         m = ev.m
         path = m.path.get(mid, "")
         out = []
-        for c in self.package_names(m, posixpath.dirname(path), path.endswith("_test.go")).get(name, ()):
+        for c in self.package_names(ev, posixpath.dirname(path), path.endswith("_test.go")).get(name, ()):
             if m.kind.get(c) in NAMESPACE_KINDS and m.kind.get(c) != "method":
                 out.append((SYM, c))
             elif m.kind.get(c) in VALUE_KINDS:

@@ -6,7 +6,7 @@ from collections import defaultdict
 
 from ..kinds import CLASS_KINDS, FUNCTION_KINDS
 from ..values import BUILTIN, BUILTIN_INST, EXT, SYM, declared_type, ordered
-from .base import Language, this_and_super
+from .base import Language, module_names, this_and_super
 
 JAVA_LANG = frozenset("""String Integer Long Double Float Short Byte Character Boolean Math System
     Object Thread Runtime StringBuilder StringBuffer Exception RuntimeException Error
@@ -46,6 +46,19 @@ class Java(Language):
                 packages[java_package(m, mid)].append(mid)
         m.ext["java"] = packages
 
+    def provides(self, m, paths):
+        out = {}
+        for path in paths:
+            mid = m.file_module.get(path)
+            if mid is not None and m.file_lang.get(path) == "java":
+                out[path] = {"p:" + java_package(m, mid): module_names(m, mid)}
+        return out
+
+    def package(self, ev, pkg: str) -> list[int]:
+        """The file modules of package `pkg` (noted as read: `p:PACKAGE`)."""
+        ev.read_name("p:" + pkg)
+        return ev.m.ext["java"].get(pkg, ())
+
     def bound_names(self, row):
         target = row["module"] or ""
         if row["name"]:
@@ -60,16 +73,15 @@ class Java(Language):
     def qualified(self, ev, steps):
         """`com.example.Foo.bar()`: a package path, a class, its members."""
         m = ev.m
-        packages = m.ext["java"]
         names = []
         for k, st in enumerate(steps):
             if st[0] not in ("name", "attr"):
                 break
             names.append(st[1])
             pkg = ".".join(names)
-            if k + 1 < len(steps) and steps[k + 1][0] == "attr" and pkg in packages:
+            if k + 1 < len(steps) and steps[k + 1][0] == "attr" and self.package(ev, pkg):
                 cls = steps[k + 1][1]
-                for mid in packages[pkg]:
+                for mid in self.package(ev, pkg):
                     for c in m.children.get(mid, {}).get(cls, ()):
                         return frozenset({(SYM, c)}), "import", k + 2
         return frozenset(), "unresolved", len(steps)
@@ -89,7 +101,7 @@ class Java(Language):
         if mod is None:
             return None
         pkg = java_package(m, mod)
-        for other in m.ext["java"].get(pkg, ()):
+        for other in self.package(ev, pkg):
             for c in m.children.get(other, {}).get(name, ()):
                 if m.kind.get(c) in CLASS_KINDS:
                     return frozenset({(SYM, c)}), "local" if other == mod else "import"
@@ -102,18 +114,17 @@ class Java(Language):
     # ---------------------------------------------------------------- imports
     def import_values(self, ev, row, depth):
         m = ev.m
-        packages = m.ext["java"]
         target = row["module"] or ""
         if row["name"]:
             target = f"{target}.{row['name']}" if target else row["name"]
         target = target.replace("static ", "").strip()
         pkg, _, last = target.rpartition(".")
-        for mid in packages.get(pkg, ()):
+        for mid in self.package(ev, pkg):
             for c in m.children.get(mid, {}).get(last, ()):
                 return {(SYM, c)}, False
         # static import of a member: pkg.Class.member
         ppkg, _, cls = pkg.rpartition(".")
-        for mid in packages.get(ppkg, ()):
+        for mid in self.package(ev, ppkg):
             for c in m.children.get(mid, {}).get(cls, ()):
                 for mm in m.children.get(c, {}).get(last, ()):
                     return {(SYM, mm)}, False
@@ -127,7 +138,7 @@ class Java(Language):
         if row["name"]:
             pkg = f"{pkg}.{row['name']}" if pkg else row["name"]
         pkg = pkg.rsplit(".", 1)[0]
-        for mid in m.ext["java"].get(pkg, ()):
+        for mid in self.package(ev, pkg):
             for c in m.children.get(mid, {}).get(name, ()):
                 return {(SYM, c)}, False
         return set(), False

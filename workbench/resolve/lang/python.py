@@ -409,5 +409,6 @@ class Python(Language):
             keys.append(m.name[cls])
         out = []
         for k in keys:
+            ev.read_name("g:" + k)
             out.extend(flows.get(k, ()))
         return out

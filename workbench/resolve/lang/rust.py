@@ -61,6 +61,19 @@ class Rust(Language):
             for n, kids in m.children.get(i, {}).items():
                 m.children[t].setdefault(n, []).extend(kids)
 
+    def provides(self, m, paths):
+        out: dict[str, dict[str, list[str]]] = {}
+        for i, t in m.ext["rust"].impl_type.items():
+            path = m.path.get(i)
+            if path in paths and m.path.get(t) != path:
+                out.setdefault(path, {}).setdefault("f:" + m.path[t], []).extend(
+                    f"{m.qual[c]}|{m.kind.get(c)}|{m.sig.get(c)}"
+                    for kids in m.children.get(i, {}).values() for c in kids)
+        for sid, k in m.kind.items():
+            if k == "macro" and m.fam.get(sid) == "rust" and m.path.get(sid) in paths:
+                out.setdefault(m.path[sid], {}).setdefault("r:" + m.name[sid], []).append(m.qual[sid])
+        return out
+
     def prepare_bases(self, m) -> None:
         """`impl Trait for T`: T gets the trait's methods."""
         for i, t in m.ext["rust"].impl_type.items():
@@ -246,6 +259,7 @@ class Rust(Language):
                 if k == "macro" and m.fam.get(i) == "rust":
                     crate.macros[m.name[i]].append(i)
         name = text[:-1].rsplit("::", 1)[-1]
+        ev.read_name("r:" + name)
         found = crate.macros.get(name, ())
         here = [i for i in found if m.path.get(i) == m.path.get(scope)]
         if here:
