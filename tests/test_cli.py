@@ -48,7 +48,7 @@ def test_api_sql_with_parameters_sees_the_graph_macros(sample_copy, tmp_path):
     wb = workbench.index(sample_copy("pyshop"), db=str(tmp_path / "p.duckdb"), jobs=1, progress=False)
     try:
         assert wb.sql("SELECT count(*) FROM symbols WHERE kind = ?", ["class"]).fetchall() == [(12,)]
-        rows = wb.sql("SELECT caller FROM callers(?) ORDER BY 1", ["shop.pricing.compute_total"]).fetchall()
+        rows = wb.sql("SELECT caller FROM find_callers(?) ORDER BY 1", ["shop.pricing.compute_total"]).fetchall()
         assert ("shop.orders.Order.recalculate",) in rows
     finally:
         wb.close()
@@ -60,7 +60,7 @@ def test_graph_macros_are_stored_in_the_database(sample_copy, tmp_path, capsys):
     capsys.readouterr()
     con = duckdb.connect(db)        # a plain DuckDB connection, not workbench's
     try:
-        rows = con.execute("SELECT caller FROM callers('shop.pricing.compute_total')").fetchall()
+        rows = con.execute("SELECT caller FROM find_callers('shop.pricing.compute_total')").fetchall()
     finally:
         con.close()
     assert ("shop.orders.Order.recalculate",) in rows

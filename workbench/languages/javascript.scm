@@ -11,5 +11,5 @@
   name: (_) @name
   (class_heritage [(identifier) (member_expression)] @reference.inherits))
 
-; --- call-graph captures (issue 3; shared ones in ecma.scm)
+; --- call-graph captures (shared ones in ecma.scm)
 (field_definition property: (_) @bind.target value: (_) @bind.value) @bind.assign

@@ -21,7 +21,8 @@
 ; Docstrings: the first statement of a body, or of the module.
 (function_definition name: (identifier) @name body: (block . (string) @doc))
 (class_definition name: (identifier) @name body: (block . (string) @doc))
-(module . (string) @doc.module)
+; the module docstring may follow comments (a licence header, a shebang, a coding line)
+(module . (comment)* . (string) @doc.module)
 
 ; Class-level fields and module variables (plain, annotated and chained assignments).
 (class_definition
@@ -31,6 +32,14 @@
 (module (assignment left: (identifier) @name) @definition.variable)
 (module (assignment left: (pattern_list (identifier) @name)) @definition.variable)
 (module (assignment right: (assignment left: (identifier) @name)) @definition.variable)
+; ... also when set in a module-level `if`/`try` (`try: import x; HAVE_X = True except ...`).
+(module (if_statement consequence: (block (assignment left: (identifier) @name) @definition.variable)))
+(module (if_statement alternative: (elif_clause consequence: (block (assignment left: (identifier) @name) @definition.variable))))
+(module (if_statement alternative: (else_clause body: (block (assignment left: (identifier) @name) @definition.variable))))
+(module (try_statement body: (block (assignment left: (identifier) @name) @definition.variable)))
+(module (try_statement (except_clause (block (assignment left: (identifier) @name) @definition.variable))))
+(module (try_statement (else_clause body: (block (assignment left: (identifier) @name) @definition.variable))))
+(module (try_statement (finally_clause (block (assignment left: (identifier) @name) @definition.variable))))
 
 ; Bases of a class.
 (class_definition
@@ -49,7 +58,7 @@
   name: (aliased_import name: (dotted_name) @import.name alias: (identifier) @import.alias)) @import
 (import_from_statement module_name: (_) @import.module (wildcard_import) @import.name) @import
 
-; --- call-graph captures (issue 3: workbench/resolve.py reads these; see docs/schema.md)
+; --- call-graph captures (workbench/resolve/ reads these; see docs/schema.md)
 ; Lambdas are symbols of kind `lambda`, named `<lambdaN>` by extract.py (numbered from 1 in
 ; source order within their enclosing definition); calls in their body belong to them.
 (lambda "lambda" @name body: (_) @body) @definition.lambda

@@ -1,46 +1,49 @@
-"""Call-graph tools as text: find_definition, find_callers, trace_call_chain,
-get_architecture_overview.
+"""Call-graph tools as text: find_definition, search_symbols, find_callers, find_callees,
+trace_call_chain, get_architecture_overview, impact.
 
-They format what `workbench.graph` returns (issue 3: resolution-labelled call sites,
-breadth-first chains, architecture units). When that module is missing they fall back
-to minimal queries over the `edges` table (resolved `dst_id` only). Either way, how sure
-an edge is stays visible: uncertain resolutions are labelled, unresolved calls that use
-the same name are listed separately as such, never merged in.
+Each formats what the query of the same name in `workbench.graph` returns; the CLI
+command of the same name prints this text. How sure an edge is stays visible: uncertain
+resolutions are labelled, unresolved calls that use the same name are listed separately
+as such, never merged in. Every answer is capped (`MAX_LIST` rows and the like) and says
+how many rows it left out.
 """
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 
-from .. import store
-from .source import all_files
-from .tools import Context, ToolError, _span, imported_by, lookup_symbols, tool
+from .. import graph, store
+from ..vocab import ANONYMOUS_KINDS, CERTAIN_RESOLUTIONS, VARIABLE_KINDS
+from .registry import Context, ToolError, span, tool
 
 MAX_LIST = 40
 MAX_UNRESOLVED = 10
 MAX_TREE_LINES = 200
-CERTAIN = ("local", "import", "alias", "reexport", "self")
-_DATA_LANGS = ("markdown", "json", "yaml", "toml", "xml", "html", "css", "csv", "ini", "text")
-
-
-def _graph():
-    """`workbench.graph` when present (it is issue 3's module), else None."""
-    try:
-        from .. import graph
-    except ImportError:
-        return None
-    return graph
+MAX_CHAIN_EDGES = 2000          # chain edges fetched per direction (the tree shows MAX_TREE_LINES)
+_NOT_PARTS = sorted(VARIABLE_KINDS | {"field"} | ANONYMOUS_KINDS)   # not listed as a file's parts
 
 
 def _label(res: str | None) -> str:
-    return f" ({res})" if res and res not in CERTAIN else ""
+    return f" ({res})" if res and res not in CERTAIN_RESOLUTIONS else ""
 
 
-def _ambiguous(symbol: str, rows: list[tuple]) -> str:
-    """rows: (qualname, kind, path, start, end)."""
-    lines = [f"{symbol!r} matches {len(rows)} definitions; call again with a qualified name:"]
-    lines += [f"{q} ({k}) {p}:{_span(a, b)}" for q, k, p, a, b in rows[:15]]
-    if len(rows) > 15:
-        lines.append(f"... {len(rows) - 15} more")
+def _site_label(c: graph.CallSite) -> str:
+    """How sure a call site is: nothing when certain, the resolution, or the candidates."""
+    if c.resolution == "ambiguous" and c.candidates:
+        cands = c.candidates
+        return f" (ambiguous: one of {', '.join(cands[:4])}{', ...' if len(cands) > 4 else ''})"
+    return _label(c.resolution)
+
+
+def _plural(n: int, word: str, many: str | None = None) -> str:
+    return f"{n:,} {word if n == 1 else (many or word + 's')}"
+
+
+def _ambiguous(exc: graph.AmbiguousSymbol) -> str:
+    shown = exc.matches[:15]
+    lines = [f"{exc.name!r} matches {exc.total} definitions; call again with a qualified name:"]
+    lines += [f"{m.qualname} ({m.kind}) {m.path}:{span(m.start_line, m.end_line)}" for m in shown]
+    if exc.total > len(shown):
+        lines.append(f"... {exc.total - len(shown)} more")
     return "\n".join(lines)
 
 
@@ -53,36 +56,28 @@ def _resolve(ctx: Context, symbol: str) -> tuple[int | None, str | None]:
     symbol = symbol.strip()
     if not symbol:
         raise ToolError("error: give a symbol name")
-    g = _graph()
-    if g is not None:
-        try:
-            return g.resolve_symbol(ctx.con, symbol), None
-        except g.AmbiguousSymbol as exc:
-            return None, _ambiguous(symbol, [(m.qualname, m.kind, m.path, m.start_line, m.end_line)
-                                             for m in exc.matches])
-        except g.SymbolNotFound:
-            raise _not_found(symbol) from None
-    rows = lookup_symbols(ctx.con, symbol)
-    if not rows:
-        raise _not_found(symbol)
-    if len(rows) > 1:
-        return None, _ambiguous(symbol, [(q, k, p, a, b) for _, p, k, q, a, b, _ in rows])
-    return rows[0][0], None
+    try:
+        return graph.symbol_id(ctx.con, symbol), None
+    except graph.AmbiguousSymbol as exc:
+        return None, _ambiguous(exc)
+    except graph.SymbolNotFound:
+        raise _not_found(symbol) from None
 
 
 def _syms(ctx: Context, ids) -> dict[int, tuple]:
     """symbol id -> (qualname, kind, path, start, end)."""
-    ids = sorted({i for i in ids if i is not None})
-    if not ids:
-        return {}
-    return {r[0]: r[1:] for r in store.run(ctx.con, """
-        SELECT symbol_id, qualname, kind, path, start_line, end_line FROM symbols
-        WHERE list_contains(?, symbol_id)""", [ids])}
+    return {i: (m.qualname, m.kind, m.path, m.start_line, m.end_line)
+            for i, m in graph.symbols_by_id(ctx.con, ids).items()}
 
 
 def _where(info: tuple) -> str:
     q, kind, path, a, b = info
-    return f"{q} (module level) {path}" if kind == "module" else f"{q} {path}:{_span(a, b)}"
+    return f"{q} (module level) {path}" if kind == "module" else f"{q} {path}:{span(a, b)}"
+
+
+def _more(page, shown: int, indent: str = "  ") -> list[str]:
+    rest = page.total - shown
+    return [f"{indent}... {rest} more"] if rest > 0 else []
 
 
 # ---------------------------------------------------------------- find_definition
@@ -94,33 +89,48 @@ def find_definition(ctx: Context, symbol: str):
     symbol = symbol.strip()
     if not symbol:
         raise ToolError("error: give a symbol name")
-    g = _graph()
-    if g is not None:
-        defs = [(d.symbol_id, d.qualname, d.kind, d.path, d.start_line, d.end_line, d.signature,
-                 d.doc, d.callers) for d in g.find_definition(ctx.con, symbol, limit=MAX_LIST + 1)]
-    else:
-        rows = lookup_symbols(ctx.con, symbol)
-        info = {r[0]: r[1:] for r in store.run(ctx.con, """
-            SELECT symbol_id, signature, doc FROM symbols WHERE list_contains(?, symbol_id)""",
-            [[r[0] for r in rows]])}
-        defs = [(sid, q, k, p, a, b, *info.get(sid, (None, None)), None)
-                for sid, p, k, q, a, b, _ in rows]
+    defs = graph.find_definition(ctx.con, symbol, limit=MAX_LIST)
     if not defs:
         raise _not_found(symbol)
     lines = []
-    for sid, q, k, p, a, b, sig, doc, callers in defs[:MAX_LIST]:
-        line = f"{q} ({k}) {p}:{_span(a, b)}"
-        if callers:
-            line += f" \u2014 {callers} call site{'s' if callers != 1 else ''}"
-        if sig:
-            line += f"\n  {sig}"
-        if doc:
-            line += f"\n  {doc}"
+    for d in defs:
+        line = f"{d.qualname} ({d.kind}) {d.path}:{span(d.start_line, d.end_line)}"
+        if d.callers:
+            line += f" \u2014 {_plural(d.callers, 'call site')}"
+        if d.signature:
+            line += f"\n  {d.signature}"
+        if d.doc:
+            line += f"\n  {d.doc}"
         lines.append(line)
-    if len(defs) > MAX_LIST:
-        lines.append("... more matches; use a qualified name")
-    data = [{"qualname": q, "kind": k, "path": p, "lines": [a, b], "callers": c}
-            for _, q, k, p, a, b, _, _, c in defs[:MAX_LIST]]
+    if defs.rest:
+        lines.append(f"... {defs.rest} more matches; use a qualified name")
+    data = {"total": defs.total,
+            "definitions": [{"qualname": d.qualname, "kind": d.kind, "path": d.path,
+                             "lines": [d.start_line, d.end_line], "callers": d.callers} for d in defs]}
+    return "\n".join(lines), data, {}
+
+
+# ---------------------------------------------------------------- search_symbols
+
+@tool("Definitions whose name or qualified name contains a text (case-insensitive), the "
+      "exact name first, then the most called; or, with a path, every definition of that "
+      "file in source order. For when you know part of a name.",
+      {"query": {"type": "string", "description": "part of a name; empty with a path: all"},
+       "path": {"type": "string", "description": "optional file to search in"}},
+      ["query"])
+def search_symbols(ctx: Context, query: str, path: str | None = None):
+    rel = ctx.info(path).path if path else None
+    if not query.strip() and rel is None:
+        raise ToolError("error: give part of a name, or a path to list a file's definitions")
+    found = graph.search_symbols(ctx.con, query, path=rel, limit=MAX_LIST)
+    if not found:
+        where = f" in {rel}" if rel else ""
+        raise ToolError(f"error: no definition matching {query.strip()!r}{where}")
+    lines = [f"{s.qualname} ({s.kind}) {s.path}:{span(s.start_line, s.end_line)}"
+             + (f" \u2014 {_plural(s.callers, 'call site')}" if s.callers else "") for s in found]
+    if found.rest:
+        lines.append(f"... {found.rest} more; use a longer text or a path")
+    data = {"total": found.total, "symbols": [s.as_dict() for s in found]}
     return "\n".join(lines), data, {}
 
 
@@ -138,108 +148,86 @@ def find_callers(ctx: Context, symbol: str):
     me = _syms(ctx, [sid])[sid]
     qual = me[0]
     name = qual.rsplit(".", 1)[-1]
-    g = _graph()
-    if g is not None:
-        sites = [(c.caller, c.caller_kind, c.path, c.line, c.resolution, c.candidates)
-                 for c in g.find_callers(ctx.con, sid)]
-    else:
-        sites = [(q, k, p, ln, res, None) for q, k, p, ln, res in store.run(ctx.con, """
-            SELECT s.qualname, s.kind, e.path, e.line, e.resolution FROM edges e
-            JOIN symbols s ON s.symbol_id = e.src_id
-            WHERE e.kind = 'calls' AND e.dst_id = ? ORDER BY e.path, e.line""", [sid])]
-    seen = {(p, ln) for _, _, p, ln, _, _ in sites}
-    maybe = [r for r in store.run(ctx.con, """
-        SELECT s.qualname, e.path, e.line, e.dst_name FROM edges e JOIN symbols s ON s.symbol_id = e.src_id
-        WHERE e.kind = 'calls' AND e.dst_id IS NULL AND e.candidates IS NULL
-          AND (e.dst_name = ? OR ends_with(e.dst_name, '.' || ?)) ORDER BY e.path, e.line""",
-        [name, name]) if (r[1], r[2]) not in seen]
-    out = [f"callers of {qual} ({me[2]}:{_span(me[3], me[4])}): {len(sites)} call "
-           f"site{'s' if len(sites) != 1 else ''}"]
-    for q, k, p, ln, res, cands in sites[:MAX_LIST]:
-        who = f"{q} (module level)" if k == "module" else q
-        extra = _label(res)
-        if res == "ambiguous" and cands:
-            extra = f" (ambiguous: one of {', '.join(cands[:4])}{', ...' if len(cands) > 4 else ''})"
-        out.append(f"  {who} {p}:{ln}{extra}")
-    if len(sites) > MAX_LIST:
-        out.append(f"  ... {len(sites) - MAX_LIST} more")
+    sites = graph.find_callers(ctx.con, sid, limit=MAX_LIST)
+    maybe = graph.find_unresolved_calls(ctx.con, name, graph.constructor_targets(ctx.con, sid),
+                                        limit=MAX_UNRESOLVED)
+    out = [f"callers of {qual} ({me[2]}:{span(me[3], me[4])}): {_plural(sites.total, 'call site')}"]
+    for c in sites:
+        who = f"{c.caller} (module level)" if c.caller_kind == "module" else c.caller
+        out.append(f"  {who} {c.path}:{c.line}{_site_label(c)}")
+    out += _more(sites, len(sites))
     if maybe:
-        out.append(f"unresolved calls to a '{name}' (may or may not be this one): {len(maybe)}")
-        out += [f"  {q} {p}:{ln} calls {dn}" for q, p, ln, dn in maybe[:MAX_UNRESOLVED]]
-        if len(maybe) > MAX_UNRESOLVED:
-            out.append(f"  ... {len(maybe) - MAX_UNRESOLVED} more")
-    data = {"symbol": qual,
-            "callers": [{"caller": q, "path": p, "line": ln, "resolution": res}
-                        for q, _, p, ln, res, _ in sites],
-            "unresolved": [{"caller": q, "path": p, "line": ln, "as_written": dn}
-                           for q, p, ln, dn in maybe]}
+        out.append(f"unresolved calls to a '{name}' (may or may not be this one): {maybe.total}")
+        out += [f"  {c.caller} {c.path}:{c.line} calls {c.as_written}" for c in maybe]
+        out += _more(maybe, len(maybe))
+    data = {"symbol": qual, "total": sites.total,
+            "callers": [{"caller": c.caller, "path": c.path, "line": c.line, "resolution": c.resolution}
+                        for c in sites],
+            "unresolved_total": maybe.total,
+            "unresolved": [{"caller": c.caller, "path": c.path, "line": c.line, "as_written": c.as_written}
+                           for c in maybe]}
+    return "\n".join(out), data, {}
+
+
+# ---------------------------------------------------------------- find_callees
+
+@tool("What a function or method calls, in source order: each call as written, the "
+      "definition it reaches and how sure the link is; calls to builtins, to code outside "
+      "the repository and calls the index could not resolve are listed as such.",
+      {"symbol": {"type": "string", "description": "name or qualified name of the caller"}},
+      ["symbol"])
+def find_callees(ctx: Context, symbol: str):
+    sid, amb = _resolve(ctx, symbol)
+    if amb:
+        return amb, {"ambiguous": True}, {}
+    me = _syms(ctx, [sid])[sid]
+    calls = graph.find_callees(ctx.con, sid, limit=MAX_LIST)
+    out = [f"calls made by {_where(me)}: {_plural(calls.total, 'call site')}"]
+    for c in calls:
+        target = f" -> {c.callee}" if c.callee and c.callee != c.as_written else ""
+        out.append(f"  {c.line}: {c.as_written}{target}{_site_label(c)}")
+    out += _more(calls, len(calls))
+    data = {"symbol": me[0], "total": calls.total,
+            "callees": [{"line": c.line, "as_written": c.as_written, "callee": c.callee,
+                         "resolution": c.resolution, "candidates": c.candidates} for c in calls]}
     return "\n".join(out), data, {}
 
 
 # ---------------------------------------------------------------- trace_call_chain
 
-def _chain_edges(ctx: Context, sid: int, depth: int, direction: str) -> list[tuple]:
-    """(depth, parent id, child id, resolution, cycle, call-site line): parent is the
-    caller going down, the callee going up."""
-    g = _graph()
-    if g is not None:
-        out = []
-        for e in g.trace_call_chain(ctx.con, sid, depth, direction):
-            if direction == "down":
-                out.append((e.depth, e.src_id, e.dst_id, e.resolution, e.cycle, e.line))
-            else:
-                out.append((e.depth, e.dst_id, e.src_id, e.resolution, e.cycle, e.line))
-        return out
-    out, frontier, seen = [], [(sid, frozenset({sid}))], set()
-    col_self, col_other = ("src_id", "dst_id") if direction == "down" else ("dst_id", "src_id")
-    for level in range(1, depth + 1):
-        nxt = []
-        for node, trail in frontier:
-            for other, res, path, line in store.run(ctx.con, f"""
-                    SELECT {col_other}, min(resolution), min(path), min(line) FROM edges
-                    WHERE kind = 'calls' AND {col_self} = ? AND dst_id IS NOT NULL GROUP BY 1""", [node]):
-                cyc = other in trail
-                if (level, node, other) not in seen:
-                    seen.add((level, node, other))
-                    out.append((level, node, other, res, cyc, line, path))
-                if not cyc:
-                    nxt.append((other, trail | {other}))
-        frontier = nxt
-    out.sort(key=lambda e: (e[0], e[6], e[5]))          # breadth first, by call site
-    return [e[:6] for e in out]
-
-
 @tool("The call chain from a function: what it calls, and what those call, down to depth "
-      "(direction 'down'); or who calls it, and who calls those (direction 'up'). Only "
-      "resolved calls are followed; unresolved ones are named at each step.",
+      "(direction 'down'); or who calls it, and who calls those (direction 'up'); 'both' "
+      "shows the two. Only resolved calls are followed; unresolved ones are named at each step.",
       {"symbol": {"type": "string", "description": "name or qualified name"},
        "depth": {"type": "integer", "description": "levels to follow (1-8)", "default": 3},
-       "direction": {"type": "string", "enum": ["down", "up"], "default": "down"}},
+       "direction": {"type": "string", "enum": list(graph.DIRECTIONS), "default": "down"}},
       ["symbol"])
 def trace_call_chain(ctx: Context, symbol: str, depth: int = 3, direction: str = "down"):
     sid, amb = _resolve(ctx, symbol)
     if amb:
         return amb, {"ambiguous": True}, {}
     depth = max(1, min(int(depth), 8))
-    edges = _chain_edges(ctx, sid, depth, direction)
-    children: dict[tuple[int, int], list] = defaultdict(list)
-    for lvl, parent, child, res, cyc, line in edges:
-        children[(lvl, parent)].append((child, res, cyc, line))
-    info = _syms(ctx, [sid] + [e[2] for e in edges])
+    edges = graph.trace_call_chain(ctx.con, sid, depth, direction, limit=MAX_CHAIN_EDGES)
+    # (direction, level, parent) -> children: the parent is the caller going down, the callee going up
+    children: dict[tuple, list] = defaultdict(list)
+    for e in edges:
+        parent, child = (e.src_id, e.dst_id) if e.direction == "down" else (e.dst_id, e.src_id)
+        children[(e.direction, e.depth, parent)].append((child, e.resolution, e.cycle, e.line))
+    info = _syms(ctx, [sid] + [e.src_id for e in edges] + [e.dst_id for e in edges])
     unresolved: dict[int, list[str]] = {}
-    if direction == "down":
-        nodes = sorted({sid} | {e[2] for e in edges})
+    if direction in ("down", "both"):
+        nodes = sorted({sid} | {e.dst_id for e in edges if e.direction == "down"})
         for src, name in store.run(ctx.con, """
                 SELECT src_id, dst_name FROM edges WHERE kind = 'calls' AND dst_id IS NULL
-                AND list_contains(?, src_id) GROUP BY ALL ORDER BY src_id, dst_name""", [nodes]):
+                AND src_id IN (SELECT unnest(?)) GROUP BY ALL ORDER BY src_id, dst_name""", [nodes]):
             unresolved.setdefault(src, []).append(name)
-    arrow = "->" if direction == "down" else "<-"
     out = [_where(info[sid])]
     tree = {"symbol": info[sid][0], "children": []}
     budget = [MAX_TREE_LINES]
 
-    def walk(node: int, level: int, into: dict) -> None:
-        for child, res, cyc, site in children.get((level, node), ()):
+    def walk(way: str, node: int, level: int, into: dict) -> None:
+        arrow = "->" if way == "down" else "<-"
+        for child, res, cyc, site in children.get((way, level, node), ()):
             if budget[0] <= 0:
                 return
             budget[0] -= 1
@@ -251,17 +239,20 @@ def trace_call_chain(ctx: Context, symbol: str, depth: int = 3, direction: str =
                 line += " (recursive)"
             out.append(line)
             sub = {"symbol": info[child][0], "resolution": res, "cycle": cyc, "children": []}
+            if direction == "both":
+                sub["direction"] = way
             into["children"].append(sub)
             if not cyc and level < depth:
-                walk(child, level + 1, sub)
-        names = unresolved.get(node)
+                walk(way, child, level + 1, sub)
+        names = unresolved.get(node) if way == "down" else None
         if names and level <= depth and budget[0] > 0:
             shown = ", ".join(names[:8]) + (f", ... +{len(names) - 8}" if len(names) > 8 else "")
             out.append("  " * level + f"?? unresolved: {shown}")
             into["unresolved"] = names
 
-    walk(sid, 1, tree)
-    if budget[0] <= 0:
+    for way in (("down", "up") if direction == "both" else (direction,)):
+        walk(way, sid, 1, tree)
+    if budget[0] <= 0 or edges.total > len(edges):
         out.append(f"... (cut at {MAX_TREE_LINES} lines; lower depth or trace a callee)")
     return "\n".join(out), tree, {}
 
@@ -276,18 +267,15 @@ def trace_call_chain(ctx: Context, symbol: str, depth: int = 3, direction: str =
 def get_architecture_overview(ctx: Context, directory: str = "."):
     rel = ctx.path(directory)
     prefix = "" if rel == "." else rel + "/"
-    g = _graph()
-    if g is None:
-        return _architecture_fallback(ctx, rel, prefix)
-    a = g.get_architecture_overview(ctx.con, rel)
+    a = graph.get_architecture_overview(ctx.con, rel)
     if not a.files:
         raise ToolError(f"error: no indexed source files under {rel!r}")
     tops = defaultdict(list)
     for p, n in store.run(ctx.con, """
             SELECT s.path, s.name FROM symbols s JOIN symbols m ON s.parent_id = m.symbol_id
             WHERE m.kind = 'module' AND m.parent_id IS NULL
-              AND s.kind NOT IN ('variable', 'constant', 'field', 'lambda')
-              AND starts_with(s.path, ?) ORDER BY s.path, s.start_line""", [prefix]):
+              AND NOT list_contains(?, s.kind)
+              AND starts_with(s.path, ?) ORDER BY s.path, s.start_line""", [_NOT_PARTS, prefix]):
         tops[p].append(n)
     docs = dict(store.run(ctx.con, "SELECT path, doc FROM symbols WHERE kind = 'module' AND "
                           "parent_id IS NULL AND doc IS NOT NULL AND starts_with(path, ?)", [prefix]))
@@ -324,35 +312,32 @@ def get_architecture_overview(ctx: Context, directory: str = "."):
     return "\n".join(out), a.as_dict(), {}
 
 
-def _architecture_fallback(ctx: Context, rel: str, prefix: str):
-    files = [f for f in all_files(ctx.con) if f.path.startswith(prefix) and f.status in ("ok", "partial")
-             and f.language is not None and f.language not in _DATA_LANGS]
-    if not files:
-        raise ToolError(f"error: no indexed source files under {rel!r}")
-    paths = {f.path for f in files}
-    tops = defaultdict(list)
-    for p, k, n in store.run(ctx.con, """
-            SELECT s.path, s.kind, s.name FROM symbols s JOIN symbols m ON s.parent_id = m.symbol_id
-            WHERE m.kind = 'module' AND s.kind NOT IN ('variable', 'constant', 'field', 'lambda')
-              AND starts_with(s.path, ?) ORDER BY s.path, s.start_line""", [prefix]):
-        tops[p].append((k, n))
-    out = [f"{rel if rel != '.' else 'repository'}: {len(files)} source files, "
-           f"{sum(f.line_count or 0 for f in files):,} lines", "parts:"]
-    for f in files[:60]:
-        kinds = Counter(k for k, _ in tops.get(f.path, []))
-        names = [n for _, n in tops.get(f.path, [])]
-        line = f"  {f.path} ({f.line_count} lines" + "".join(
-            f", {v} {k}" for k, v in kinds.most_common()) + ")"
-        if names:
-            line += ": " + ", ".join(names[:6]) + (f", +{len(names) - 6}" if len(names) > 6 else "")
-        out.append(line)
-    deps = defaultdict(set)
-    for f in files:
-        for src in imported_by(ctx.con, f):
-            if src in paths:
-                deps[src].add(f.path)
-    if deps:
-        out.append("dependencies (file -> files it imports):")
-        out += [f"  {s} -> {', '.join(sorted(deps[s]))}" for s in sorted(deps)[:60]]
-    return "\n".join(out), {"directory": rel, "files": sorted(paths),
-                            "dependencies": {k: sorted(v) for k, v in deps.items()}}, {}
+# ---------------------------------------------------------------- impact
+
+@tool("What depends on the given files: symbols elsewhere that call, import or subclass "
+      "something defined in them (depth 1), and what reaches those in turn, closest first.",
+      {"paths": {"type": "array", "items": {"type": "string"},
+                 "description": "changed files, relative to the repository root"},
+       "depth": {"type": "integer", "description": "levels to follow (1-5)", "default": 2}},
+      ["paths"])
+def impact(ctx: Context, paths: list, depth: int = 2):
+    rels = [ctx.path(p) for p in paths]
+    if not rels:
+        raise ToolError("error: give at least one file path")
+    known = {r[0] for r in store.run(ctx.con, "SELECT path FROM files WHERE path IN (SELECT unnest(?))",
+                                     [rels])}
+    missing = [p for p in rels if p not in known]
+    if missing:
+        raise ToolError(f"error: no indexed file {missing[0]!r}; impact takes file paths "
+                        "(list_files shows what exists)")
+    depth = max(1, min(int(depth), 5))
+    rows = graph.impact(ctx.con, rels, depth=depth, limit=MAX_LIST)
+    what = ", ".join(rels)
+    if not rows:
+        return (f"nothing outside {what} depends on {'it' if len(rels) == 1 else 'them'}",
+                {"paths": rels, "total": 0, "impacted": []}, {})
+    out = [f"what depends on {what} (depth {depth}): {_plural(rows.total, 'symbol')}"]
+    out += [f"{'  ' * r.depth}{r.qualname} ({r.kind}) {r.path}:{r.line} {r.edge} {r.via}" for r in rows]
+    out += _more(rows, len(rows))
+    data = {"paths": rels, "total": rows.total, "impacted": [r.as_dict() for r in rows]}
+    return "\n".join(out), data, {}

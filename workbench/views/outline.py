@@ -23,17 +23,11 @@ import re
 from dataclasses import dataclass, field
 
 from .. import store
+from ..vocab import ANONYMOUS_KINDS, DATA_LANGUAGES, MEMBER_KINDS, SIGNATURE_KINDS, VARIABLE_KINDS
 from .response import Response
 from .rules import FORMATS, Rules
 from .source import FileInfo, all_files, file_info
 from .tokens import get_tokenizer
-
-VAR_KINDS = frozenset({"variable", "constant"})
-FIELD_KINDS = frozenset({"field", "property", "enum_member", "constant", "variable"})
-CALLABLE_KINDS = frozenset({"function", "method", "constructor", "macro"})
-HIDDEN_KINDS = frozenset({"lambda"})   # anonymous: never an outline entry
-DATA_LANGUAGES = frozenset({"markdown", "json", "yaml", "toml", "xml", "html", "css", "csv", "ini",
-                            "text"})
 
 # ---------------------------------------------------------------- data
 
@@ -123,7 +117,7 @@ def load(con, scope: str | None, files: list[FileInfo]) -> list[FileData]:
     order: list[tuple[str, Sym]] = []
     for r in store.run(con, _SYM_SQL.format(where=where), params):
         (sid, path, kind, name, qual, parent, sl, el, sig, doc, decs, vis, trunc, decl) = r
-        if path not in by_path or kind in HIDDEN_KINDS:
+        if path not in by_path or kind in ANONYMOUS_KINDS:
             continue
         s = Sym(sid, kind, name, qual, parent, sl, el, sig, doc, list(decs or []), vis, trunc, decl)
         syms[sid] = s
@@ -231,7 +225,7 @@ def lines_label(s: Sym, short: bool = False) -> str:
 def _keep(s: Sym, rules: Rules, in_container: bool) -> bool:
     if not rules.private and s.private:
         return False
-    if in_container and not rules.fields and s.kind in FIELD_KINDS:
+    if in_container and not rules.fields and s.kind in MEMBER_KINDS:
         return False
     return True
 
@@ -239,7 +233,7 @@ def _keep(s: Sym, rules: Rules, in_container: bool) -> bool:
 def _is_var(s: Sym) -> bool:
     """A module variable, listed on one line; one that holds functions (a JS object literal
     `const api = { run() {...} }`) is shown as a definition with its members instead."""
-    return s.kind in VAR_KINDS and not any(c.kind in CALLABLE_KINDS for c in s.children)
+    return s.kind in VARIABLE_KINDS and not any(c.kind in SIGNATURE_KINDS for c in s.children)
 
 
 def members(s: Sym, rules: Rules, depth: int) -> tuple[list, int, int]:
@@ -301,7 +295,7 @@ def _md_sym(s: Sym, rules: Rules, indent: int, depth: int, out: list[str]) -> No
     if rules.docs and s.doc:
         line += f" \u2014 {s.doc}"
     out.append(line)
-    flds = [c for c in kids if c.kind in FIELD_KINDS and not c.children]
+    flds = [c for c in kids if c.kind in MEMBER_KINDS and not c.children]
     for label, group in (("values", [c for c in flds if c.kind == "enum_member"]),
                          ("fields", [c for c in flds if c.kind != "enum_member"])):
         if group:
@@ -383,11 +377,11 @@ TAG_NAMES = {"class": "CLS", "interface": "IFACE", "struct": "STRUCT", "enum": "
 
 def _tag(s: Sym, rules: Rules) -> str:
     name = TAG_NAMES.get(s.kind, s.kind.upper())
-    if s.kind in CALLABLE_KINDS and rules.signatures:
+    if s.kind in SIGNATURE_KINDS and rules.signatures:
         value = callable_sig(s.signature, s.name)
-    elif s.kind in CALLABLE_KINDS:
+    elif s.kind in SIGNATURE_KINDS:
         value = s.name
-    elif s.kind in FIELD_KINDS:
+    elif s.kind in MEMBER_KINDS:
         value = var_label(s) if rules.signatures else s.name
     else:
         value = s.name
@@ -465,7 +459,7 @@ def _stub_var(s: Sym, lang: str | None) -> str:
             sig = sig.rstrip("{[(,= ") or s.name
     if s.kind == "enum_member":               # `A,` in Rust, TypeScript and Java alike
         return sig.rstrip(",; ") + ","
-    if lang == "go" and s.kind in VAR_KINDS and not sig.startswith(("const ", "var ")):
+    if lang == "go" and s.kind in VARIABLE_KINDS and not sig.startswith(("const ", "var ")):
         sig = ("const " if s.kind == "constant" else "var ") + sig
     if lang in _SEMICOLON and not sig.endswith(";"):
         sig += ";"
@@ -503,17 +497,17 @@ class _Stub:
         if self.rules.signatures and s.signature:
             return s.signature
         if self.py:
-            if s.kind in CALLABLE_KINDS:
+            if s.kind in SIGNATURE_KINDS:
                 return f"def {s.name}(...)"
             return f"{'class' if s.kind != 'module' else s.kind} {s.name}"
-        if s.kind in CALLABLE_KINDS:
+        if s.kind in SIGNATURE_KINDS:
             return f"{s.name}(...)"
         return f"{s.kind} {s.name}"
 
     def sym(self, s: Sym, indent: int, depth: int) -> None:
         pad = self.unit * indent
         rules, out = self.rules, self.out
-        if s.kind in FIELD_KINDS and not s.children:
+        if s.kind in MEMBER_KINDS and not s.children:
             if rules.docs and s.doc and not self.py:
                 out.append(self.doc_line(pad, s.doc))
             out.append(pad + (_stub_var(s, self.lang) if rules.signatures else s.name) + self.loc(s))
@@ -537,7 +531,7 @@ class _Stub:
                 self.sym(c, indent + 1, depth + 1)
             if more:
                 out.append(f"{inner}# ... {more} more")
-            if s.kind in CALLABLE_KINDS and kids:
+            if s.kind in SIGNATURE_KINDS and kids:
                 out.append(f"{inner}...")
             return
         if s.declaration:
@@ -545,7 +539,7 @@ class _Stub:
                        f"{self.loc(s, hidden)}")
             return
         if not kids and not more:
-            body = "{}" if s.kind not in CALLABLE_KINDS and s.start == s.end else "{ ... }"
+            body = "{}" if s.kind not in SIGNATURE_KINDS and s.start == s.end else "{ ... }"
             out.append(f"{pad}{head} {body}{self.loc(s, hidden)}")
             return
         opener = head if head.endswith("{") else f"{head} {{"     # `const api = {` has its brace
@@ -555,7 +549,7 @@ class _Stub:
             self.sym(c, indent + 1, depth + 1)
         if more:
             out.append(f"{inner}{self.c} ... {more} more")
-        if s.kind in CALLABLE_KINDS:
+        if s.kind in SIGNATURE_KINDS:
             out.append(f"{inner}...")
         out.append(f"{pad}}}")
 
@@ -612,7 +606,7 @@ _KIND_WORD = {"function": "Function", "method": "Method", "class": "Class", "int
 
 
 def _prose_member(c: Sym, rules: Rules, depth: int) -> str:
-    text = callable_sig(c.signature, c.name) if (rules.signatures and c.kind in CALLABLE_KINDS) else c.name
+    text = callable_sig(c.signature, c.name) if (rules.signatures and c.kind in SIGNATURE_KINDS) else c.name
     if c.owner:
         text = f"{c.owner}.{text}"
     decs = _decorators(c, rules)
@@ -636,7 +630,7 @@ def _prose_member(c: Sym, rules: Rules, depth: int) -> str:
 def _prose_sym(s: Sym, rules: Rules) -> str:
     word = _KIND_WORD.get(s.kind, s.kind.capitalize())
     own = f"{s.owner}." if s.owner else ""
-    if s.kind in CALLABLE_KINDS and rules.signatures:
+    if s.kind in SIGNATURE_KINDS and rules.signatures:
         text = f"{word} {own}{callable_sig(s.signature, s.name)}"
     else:
         text = f"{word} {own}{s.name}"
@@ -657,7 +651,7 @@ def _prose_sym(s: Sym, rules: Rules) -> str:
     if rules.docs and s.doc:
         text += f" {s.doc.rstrip('.:;,')}."
     kids, more, hidden = members(s, rules, 2)
-    flds = [c for c in kids if c.kind in FIELD_KINDS and not c.children]
+    flds = [c for c in kids if c.kind in MEMBER_KINDS and not c.children]
     others = [c for c in kids if c not in flds]
     for label, group in (("Values", [c for c in flds if c.kind == "enum_member"]),
                          ("Fields", [c for c in flds if c.kind != "enum_member"])):
@@ -665,8 +659,8 @@ def _prose_sym(s: Sym, rules: Rules) -> str:
             text += f" {label}: " + ", ".join(
                 var_label(c) if rules.signatures else c.name for c in group) + "."
     if others:
-        label = "Methods" if all(c.kind in CALLABLE_KINDS for c in others) else "Members"
-        if s.kind in CALLABLE_KINDS:
+        label = "Methods" if all(c.kind in SIGNATURE_KINDS for c in others) else "Members"
+        if s.kind in SIGNATURE_KINDS:
             label = "Defines"
         text += f" {label}: " + "; ".join(_prose_member(c, rules, 2) for c in others) + "."
     if more:

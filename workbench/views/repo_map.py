@@ -8,7 +8,7 @@ unresolved calls matched by their last name to at most 5 definitions of that nam
 split between them: this is ranking, not resolution, and the `edges` table is left as it
 is), plus a member -> container edge so a used method lends weight to its class.
 
-`repo_graph(con)` gives the same graph as a networkx DiGraph for notebooks. Ranks come
+`to_networkx(build_graph(con))` gives the same graph as a networkx DiGraph. Ranks come
 from networkx's PageRank when scipy is installed; otherwise from the same power iteration
 written with numpy (same formula, dangling nodes and tolerance as networkx's; a test
 checks they agree).
@@ -20,8 +20,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import store
+from .lookup import lookup_symbols
 from .outline import lines_label
-from .tools import Context, ToolError, lookup_symbols, tool
+from .registry import Context, ToolError, tool
 from .tokens import get_tokenizer
 
 CALL_WEIGHT = 1.0
@@ -128,17 +129,6 @@ def to_networkx(g: Graph):
             G[u][v]["weight"] += w
         else:
             G.add_edge(u, v, weight=w)
-    return G
-
-
-def repo_graph(wb):
-    """The ranking graph as a networkx DiGraph with symbol attributes (for notebooks)."""
-    con = getattr(wb, "con", wb)
-    G = to_networkx(build_graph(con))
-    for sid, path, kind, qual, a, b in store.run(
-            con, "SELECT symbol_id, path, kind, qualname, start_line, end_line FROM symbols"):
-        if sid in G:
-            G.nodes[sid].update(path=path, kind=kind, qualname=qual, lines=(a, b))
     return G
 
 

@@ -17,9 +17,10 @@ import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
 
 from .. import store
+from ..vocab import DATA_LANGUAGES
 from . import pathsafe
+from .registry import Context, tool
 from .source import all_files, decode
-from .tools import Context, tool
 
 MANIFESTS = ("pyproject.toml", "setup.cfg", "requirements.txt", "package.json", "pom.xml",
              "build.gradle", "build.gradle.kts", "go.mod", "Cargo.toml", "CMakeLists.txt",
@@ -265,8 +266,7 @@ def overview(ctx: Context) -> tuple[str, dict]:
             lang_lines[fi.language] += fi.line_count or 0
             lang_files[fi.language] += 1
     code_langs = [lang for lang, _ in lang_lines.most_common()
-                  if lang not in ("markdown", "json", "yaml", "toml", "xml", "html", "css", "csv",
-                                  "ini", "text")]
+                  if lang not in DATA_LANGUAGES]
     if not facts.types and code_langs:
         top = code_langs[0]
         facts.types.append(f"{_C_TYPES.get(top, top.capitalize())} sources (no manifest)")

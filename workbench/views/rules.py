@@ -1,7 +1,7 @@
 """The one rules object: caps, filters and format options that drive every view.
 
 Two `Rules` are plain frozen values, so they compare and hash; `a.diff(b)` says how they
-differ and `workbench.views.tools.compare(...)` renders the same tool call under both.
+differ and `workbench.views.compare(...)` renders the same tool call under both.
 
     >>> lean = Rules(docs=False, private=False, max_children=15)
     >>> Rules().diff(lean)
@@ -10,41 +10,53 @@ differ and `workbench.views.tools.compare(...)` renders the same tool call under
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 FORMATS = ("markdown", "json", "tags", "stub", "prose")
 
 
+def _rule(default, help: str, group: str, cli: tuple[str, ...] = (), widget_max: int | None = None):
+    """A Rules field with what it does (`help`), the tools it drives (`group`), extra CLI
+    spellings and the top of its slider; the CLI options and the widget controls are
+    generated from these."""
+    return field(default=default, metadata={"help": help, "group": group, "cli": cli,
+                                            "widget_max": widget_max})
+
+
 @dataclass(frozen=True)
 class Rules:
     # ---- outline format and filters (read_outline, `workbench outline`)
-    format: str = "markdown"          # markdown | json | tags | stub | prose
-    docs: bool = True                 # first line of docstrings / leading comments
-    imports: bool = True              # the file's imports
-    module_vars: bool = True          # module-level variables and constants
-    fields: bool = True               # class-level fields / struct members
-    private: bool = True              # private members (_name, `private`, lower-case Go names)
-    decorators: bool = True           # decorators, annotations, attributes
-    signatures: bool = True           # full signatures (else kind + name)
-    line_numbers: bool = True         # [lines a-b] ranges
-    max_children: int | None = 40     # children shown per definition, then "... N more"
-    max_depth: int | None = 3         # nesting levels shown (1 = top level only)
-    json_indent: int | None = None    # json format: None = compact
+    format: str = _rule("markdown", "outline format: " + " | ".join(FORMATS), "outline")
+    docs: bool = _rule(True, "docstring / comment first lines", "outline")
+    imports: bool = _rule(True, "the imports line", "outline")
+    module_vars: bool = _rule(True, "module variables", "outline", ("--no-vars",))
+    fields: bool = _rule(True, "class fields", "outline")
+    private: bool = _rule(True, "private members (_name, `private`, lower-case Go names)", "outline")
+    decorators: bool = _rule(True, "decorators and annotations", "outline")
+    signatures: bool = _rule(True, "full signatures (else kind + name)", "outline")
+    line_numbers: bool = _rule(True, "line ranges", "outline", ("--no-lines",))
+    max_children: int | None = _rule(40, "members shown per definition, then '... N more' (none: all)",
+                                     "outline", widget_max=60)
+    max_depth: int | None = _rule(3, "nesting levels shown, 1 = top level only (none: all)", "outline",
+                                  widget_max=5)
+    json_indent: int | None = _rule(None, "json format: indentation (none: compact)", "outline",
+                                    widget_max=8)
     # ---- read_region / resolve_symbol
-    max_chars: int = 6000             # per response, cut at a whole line, with a continuation note
-    region_line_numbers: bool = False  # prefix every returned line with its number
-    dedupe: bool = True               # a session answers repeats with "already provided"
+    max_chars: int = _rule(6000, "characters per response, cut at a whole line with a continuation "
+                           "note", "region")
+    region_line_numbers: bool = _rule(False, "prefix every returned line with its number", "region")
+    dedupe: bool = _rule(True, "a session answers repeats with 'already provided'", "region")
     # ---- list_files
-    list_depth: int = 2               # default max_depth of list_files
-    list_max_entries: int = 300       # then "... N more entries"
+    list_depth: int = _rule(2, "default max_depth of list_files", "list_files")
+    list_max_entries: int = _rule(300, "entries list_files shows, then '... N more entries'", "list_files")
     # ---- repo_map
-    repo_map_budget: int = 1024       # default token budget of repo_map
+    repo_map_budget: int = _rule(1024, "default token budget of repo_map", "repo_map")
     # ---- accounting
-    tokenizer: Any = "cl100k_base"    # encoding name, tiktoken Encoding or callable
-    context_window: int = 128_000     # tokens a session may hold
-    compress_at: float = 0.6          # share of the window at which a session warns
-    model: str | None = None          # pricing model (None: the pricing file's default)
+    tokenizer: Any = _rule("cl100k_base", "encoding name, tiktoken Encoding or callable", "accounting")
+    context_window: int = _rule(128_000, "tokens a session may hold", "accounting")
+    compress_at: float = _rule(0.6, "share of the window at which a session warns", "accounting")
+    model: str | None = _rule(None, "pricing model (none: the pricing file's default)", "accounting")
 
     def __post_init__(self):
         if self.format not in FORMATS:
@@ -128,4 +140,8 @@ def coerce(raw: str, like: Any) -> Any:
     return s
 
 
-DEFAULT_RULES = Rules()
+
+def rule_fields(group: str | None = None) -> list:
+    """The dataclass fields of `Rules` (of one `group`: outline, region, list_files, repo_map,
+    accounting), each with `.metadata["help"]`."""
+    return [f for f in fields(Rules) if group is None or f.metadata["group"] == group]

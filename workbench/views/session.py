@@ -49,7 +49,7 @@ class Session:
     # ------------------------------------------------------------ calling tools
     def call(self, tool: str, **args):
         """Run a tool inside this session and record its response."""
-        from .tools import call
+        from .registry import call
         return call(self.wb, tool, args, rules=self.rules, session=self)
 
     @property

@@ -1,187 +1,28 @@
-"""Agent tools: each returns the exact text an agent receives, and has a JSON schema.
+"""The file tools: list_files, file_index, read_outline, read_region, resolve_symbol. Each
+returns the exact text an agent receives (see registry.py for how tools are registered
+and called; graph_tools.py, repo_map.py and repo_overview.py hold the others).
 
-    >>> r = call(wb, "read_region", {"path": "shop/orders.py", "start_line": 17, "end_line": 40})
-    >>> print(r.text); r.tokens
-    >>> TOOLS["read_region"].schema          # function-calling shape
-    >>> schemas()                            # all of them, ready for an API request
-
-Every tool is a plain function `name(wb, **args, rules=None, session=None) -> Response`
-registered in `TOOLS`. One `Rules` object drives them all; `compare(...)` renders one
-call under two rule sets. A `Session` (see session.py) adds memory: repeats answered
-"already provided", running token totals, stale-version warnings.
+One `Rules` object drives them all. A `Session` (see session.py) adds memory: repeats
+answered "already provided", running token totals, stale-version warnings.
 
 Path arguments are repository-relative only (see pathsafe.py): absolute paths, `..`
 escapes, symlinks leading out of the root and NUL bytes get an error text, never content.
 """
 from __future__ import annotations
 
-import html
-import inspect
 import posixpath
-from dataclasses import dataclass
-from typing import Any, Callable
 
 from .. import store
 from . import pathsafe
+from .lookup import imported_by, lookup_symbols
+from .outline import import_label
 from .outline import render as render_outline
-from .response import Response
+from .registry import Context, ToolError, span, tool
 from .rules import Rules
-from .source import FileInfo, Text, all_files, file_info, read_text, root_of
-from .tokens import get_tokenizer
-
-
-class ToolError(Exception):
-    """Raised inside a tool: its message is the agent-facing error text."""
-
-
-@dataclass
-class Context:
-    con: Any
-    root: str
-    rules: Rules
-    session: Any = None
-
-    def path(self, p) -> str:
-        """Checked repo-relative path (PathError -> the error response)."""
-        rel, _ = pathsafe.check(self.root, p)
-        return rel
-
-    def info(self, p) -> FileInfo:
-        rel = self.path(p)
-        info = file_info(self.con, rel)
-        if info is None:
-            if _is_dir(self.con, rel):
-                raise ToolError(f"error: {rel!r} is a directory; give a file path "
-                                "(list_files shows what it holds)")
-            raise ToolError(f"error: no indexed file {rel!r}; call list_files to see what exists "
-                            "(new files need a re-index)")
-        return info
-
-
-@dataclass
-class Tool:
-    name: str
-    func: Callable
-    description: str
-    parameters: dict
-
-    @property
-    def schema(self) -> dict:
-        """The tool in the function-calling shape of chat-completion APIs."""
-        return {"type": "function",
-                "function": {"name": self.name, "description": self.description,
-                             "parameters": self.parameters}}
-
-    def __call__(self, wb, *args, rules: Rules | None = None, session=None, **kw) -> Response:
-        return self.func(wb, *args, rules=rules, session=session, **kw)
-
-
-TOOLS: dict[str, Tool] = {}
-
-
-def _params(props: dict, required: list[str]) -> dict:
-    return {"type": "object", "properties": props, "required": required,
-            "additionalProperties": False}
-
-
-def tool(description: str, props: dict, required: list[str] | None = None):
-    """Register `impl(ctx, **args) -> (text, data, versions)` as an agent tool."""
-    def deco(impl):
-        name = impl.__name__
-
-        def run(wb, *args, rules: Rules | None = None, session=None, **kw) -> Response:
-            sig = inspect.signature(impl)
-            names = [p for p in sig.parameters if p != "ctx"]
-            kw.update(dict(zip(names, args)))
-            return _invoke(name, impl, wb, kw, rules, session)
-
-        run.__name__ = name
-        run.__qualname__ = name
-        run.__doc__ = f"{description}\n\nReturns a Response (exact text + token count)."
-        run.impl = impl
-        TOOLS[name] = Tool(name, run, description, _params(props, required or []))
-        return run
-    return deco
-
-
-def _invoke(name: str, impl, wb, args: dict, rules: Rules | None, session) -> Response:
-    rules = rules or (session.rules if session is not None else None) or Rules()
-    tok = get_tokenizer(rules.tokenizer)
-    con = getattr(wb, "con", wb)
-    args = {k: v for k, v in args.items() if v is not None}
-    repeat_of = None
-    try:
-        _check_args(name, args)
-        ctx = Context(con, root_of(con), rules, session)
-        out = impl(ctx, **args)
-        text, data, versions = out[:3]
-        repeat_of = out[3] if len(out) > 3 else None
-        error = False
-    except (pathsafe.PathError, ToolError) as exc:
-        text, data, versions, error = str(exc), None, {}, True
-    resp = Response(name, text, tok.count(text), args, tok.name, error, data, versions)
-    if session is not None:
-        session.record(resp, repeat_of)
-    return resp
-
-
-_JSON_TYPES = {"string": str, "integer": int, "array": list, "number": (int, float),
-               "boolean": bool}
-
-
-def _check_args(name: str, args: dict) -> None:
-    t = TOOLS[name]
-    props = t.parameters["properties"]
-    unknown = [k for k in args if k not in props]
-    if unknown:
-        raise ToolError(f"error: {name} has no argument {', '.join(map(repr, unknown))}; "
-                        f"arguments: {', '.join(props) or 'none'}")
-    missing = [k for k in t.parameters["required"] if k not in args]
-    if missing:
-        extra = " (the range is required: read the outline first to find it)" \
-            if name == "read_region" else ""
-        raise ToolError(f"error: {name} needs {', '.join(missing)}{extra}")
-    for k, v in args.items():
-        want = props[k].get("type")
-        if want == "integer" and isinstance(v, str) and v.strip().lstrip("-").isdigit():
-            args[k] = int(v)
-            continue
-        if want == "array" and isinstance(v, str):
-            args[k] = [x.strip() for x in v.split(",") if x.strip()]
-            continue
-        if want and (not isinstance(v, _JSON_TYPES[want]) or (want == "integer" and isinstance(v, bool))):
-            raise ToolError(f"error: {name} argument {k!r} must be {want}, got {type(v).__name__}")
-        if "enum" in props[k] and v not in props[k]["enum"]:
-            raise ToolError(f"error: {name} argument {k!r} must be one of {props[k]['enum']}")
-
-
-def call(wb, name: str, args: dict | None = None, *, rules: Rules | None = None,
-         session=None) -> Response:
-    """Run tool `name` with `args` (a dict, as an agent's function call would carry)."""
-    rules = rules or (session.rules if session is not None else None) or Rules()
-    if name not in TOOLS:
-        text = f"error: no tool {name!r}; tools: {', '.join(TOOLS)}"
-        tok = get_tokenizer(rules.tokenizer)
-        return Response(name, text, tok.count(text), dict(args or {}), tok.name, True)
-    return TOOLS[name](wb, rules=rules, session=session, **dict(args or {}))
-
-
-def schemas() -> list[dict]:
-    """Every tool's schema, in function-calling shape."""
-    return [t.schema for t in TOOLS.values()]
+from .source import FileInfo, Text, all_files, file_info, read_text
 
 
 # ---------------------------------------------------------------- helpers
-
-def _is_dir(con, rel: str) -> bool:
-    if rel == ".":
-        return True
-    return bool(store.one(con, "SELECT count(*) FROM files WHERE starts_with(path, ?)", [rel + "/"])[0])
-
-
-def _span(a: int, b: int) -> str:
-    return f"{a}" if a == b else f"{a}-{b}"
-
 
 def render_region(path: str, lines: list[str], start: int, end: int, rules: Rules,
                   header: str | None = None, warnings: tuple[str, ...] = ()) -> tuple[str, int]:
@@ -193,7 +34,7 @@ def render_region(path: str, lines: list[str], start: int, end: int, rules: Rule
     the exact range to request next.
     """
     total = len(lines)
-    head = list(warnings) + [header or f"{path} lines {_span(start, end)} of {total}:"]
+    head = list(warnings) + [header or f"{path} lines {span(start, end)} of {total}:"]
     head_text = "\n".join(head)
     cap = rules.max_chars
     body: list[str] = []
@@ -207,7 +48,7 @@ def render_region(path: str, lines: list[str], start: int, end: int, rules: Rule
 
     def note(last_line: int) -> str:
         return (f"[cut at {cap:,} characters: file has {total} lines, returned "
-                f"{_span(start, last_line)}; request {_span(last_line + 1, end)} next]")
+                f"{span(start, last_line)}; request {span(last_line + 1, end)} next]")
 
     n = start
     while n <= end:
@@ -282,11 +123,11 @@ def _region_response(ctx: Context, info: FileInfo, start: int, end: int, header:
         if turn is None:
             turn = s.covered(info.path, start, clipped, cur.sha256)
         if turn is not None:
-            what = header.rstrip(":") if header else f"lines {_span(start, clipped)} of {info.path}"
+            what = header.rstrip(":") if header else f"lines {span(start, clipped)} of {info.path}"
             text = (f"{what} already provided above (turn {turn}); unchanged since, not sent again")
             return text, {"path": info.path, "repeat_of": turn}, {info.path: cur.sha256}, turn
     if header is None and clipped < end:
-        header = f"{info.path} lines {_span(start, clipped)} of {total} (file ends at line {total}):"
+        header = f"{info.path} lines {span(start, clipped)} of {total} (file ends at line {total}):"
     text, last = render_region(info.path, cur.lines, start, clipped, ctx.rules, header, tuple(warns))
     if s is not None:
         if key:
@@ -376,7 +217,6 @@ def file_index(ctx: Context, path: str):
     doc = store.one(ctx.con, "SELECT doc FROM symbols WHERE path = ? AND kind = 'module'", [info.path])
     imports = [r for r in store.run(ctx.con, "SELECT DISTINCT module, name, alias, min(line) AS l "
                                     "FROM imports WHERE path = ? GROUP BY ALL ORDER BY l", [info.path])]
-    from .outline import import_label
     imp = list(dict.fromkeys(import_label(m, n, a, info.language) for m, n, a, _ in imports))
     by = imported_by(ctx.con, info)
     out = [info.path,
@@ -388,9 +228,9 @@ def file_index(ctx: Context, path: str):
     defs = [r for r in rows if r[0] not in ("variable", "constant")]
     if defs or vars_:
         out.append(f"definitions ({n_defs}): " + ", ".join(
-            f"{k} {n} [{_span(a, b)}]" + (f" ({m} member{'s' if m != 1 else ''})" if m else "") for k, n, a, b, m in defs))
+            f"{k} {n} [{span(a, b)}]" + (f" ({m} member{'s' if m != 1 else ''})" if m else "") for k, n, a, b, m in defs))
     if vars_:
-        out.append("variables: " + ", ".join(f"{n} [{_span(a, b)}]" for _, n, a, b, _ in vars_))
+        out.append("variables: " + ", ".join(f"{n} [{span(a, b)}]" for _, n, a, b, _ in vars_))
     out.append("imports: " + (", ".join(imp) if imp else "none"))
     out.append("imported by: " + (", ".join(by) if by else "no indexed file"))
     data = {"path": info.path, "language": info.language, "lines": info.line_count,
@@ -398,46 +238,6 @@ def file_index(ctx: Context, path: str):
             "top_level": [{"kind": k, "name": n, "lines": [a, b], "members": m} for k, n, a, b, m in rows],
             "imports": imp, "imported_by": by, "version": info.version}
     return "\n".join(out), data, {info.path: info.sha256}
-
-
-def imported_by(con, info: FileInfo) -> list[str]:
-    """Files that import `info`: `imports.resolved_path` when cross-file resolution filled
-    it, else a match of import strings against module names and relative paths."""
-    resolved = store.one(con, "SELECT count(*) FROM imports WHERE resolved_path IS NOT NULL")[0]
-    if resolved:
-        return [r[0] for r in store.run(con, "SELECT DISTINCT path FROM imports WHERE resolved_path = ? "
-                                        "AND path <> ? ORDER BY path", [info.path, info.path])]
-    target_mod = info.module
-    stem_path = posixpath.splitext(info.path)[0]
-    if stem_path.endswith(("/index", "/__init__", "/mod")):
-        stem_dir = posixpath.dirname(stem_path)
-    else:
-        stem_dir = None
-    out = set()
-    for path, module, name, fmod in store.run(con, """
-            SELECT i.path, i.module, i.name, f.module FROM imports i JOIN files f USING (file_id)
-            WHERE i.path <> ?""", [info.path]):
-        module = module or ""
-        cands = set()
-        if module.startswith("."):                       # Python relative import
-            dots = len(module) - len(module.lstrip("."))
-            is_pkg = path.endswith("/__init__.py")
-            base = (fmod or "").split(".")
-            base = base if is_pkg else base[:-1]
-            base = base[:len(base) - (dots - 1)] if dots > 1 else base
-            rest = module[dots:]
-            full = ".".join([*base, *([rest] if rest else [])])
-            cands |= {full, f"{full}.{name}" if name else full}
-        elif module.startswith(("./", "../")):            # JS/TS relative import
-            p = posixpath.normpath(posixpath.join(posixpath.dirname(path), module))
-            if p == stem_path or (stem_dir is not None and p == stem_dir):
-                out.add(path)
-            continue
-        else:
-            cands |= {module, f"{module}.{name}" if name else module}
-        if target_mod and target_mod in cands:
-            out.add(path)
-    return sorted(out)
 
 
 @tool("The outline of a file or directory: definitions with signatures, line ranges and "
@@ -495,69 +295,13 @@ def resolve_symbol(ctx: Context, name: str, path: str | None = None):
                         "qualified name")
     if len(rows) > 1:
         shown = rows[:15]
-        lines = [f"{name!r} is ambiguous ({len(rows)} definitions); call again with a qualified "
+        lines = [f"{name!r} is ambiguous ({rows.total} definitions); call again with a qualified "
                  "name or a path:"]
-        lines += [f"{q} ({k}) {p}:{_span(a, b)}" for _, p, k, q, a, b, _ in shown]
-        if len(rows) > len(shown):
-            lines.append(f"... {len(rows) - len(shown)} more")
+        lines += [f"{q} ({k}) {p}:{span(a, b)}" for _, p, k, q, a, b, _ in shown]
+        if rows.total > len(shown):
+            lines.append(f"... {rows.total - len(shown)} more")
         return "\n".join(lines), {"candidates": [r[3] for r in rows]}, {}
     sid, p, kind, qual, a, b, _ = rows[0]
     info = file_info(ctx.con, p)
-    header = f"{qual} ({kind}) {p} lines {_span(a, b)}:"
+    header = f"{qual} ({kind}) {p} lines {span(a, b)}:"
     return _region_response(ctx, info, a, b, header, None, ("symbol", sid))
-
-
-def lookup_symbols(con, name: str, path: str | None = None) -> list[tuple]:
-    """Definitions matching `name` exactly by qualname, else by name or qualname suffix;
-    definitions preferred over bare declarations (C prototypes)."""
-    where = " AND path = ?" if path else ""
-    extra = [path] if path else []
-    cols = "symbol_id, path, kind, qualname, start_line, end_line, coalesce(is_declaration, false)"
-    rows = store.run(con, f"SELECT {cols} FROM symbols WHERE kind NOT IN ('module', 'lambda') AND qualname = ?{where} "
-                          "ORDER BY path, start_line", [name, *extra])
-    if not rows:
-        rows = store.run(con, f"SELECT {cols} FROM symbols WHERE kind NOT IN ('module', 'lambda') AND "
-                              f"(name = ? OR ends_with(qualname, '.' || ?)){where} "
-                              "ORDER BY path, start_line", [name, name, *extra])
-    defs = [r for r in rows if not r[6]]
-    return defs or rows
-
-
-# ---------------------------------------------------------------- comparing rule sets
-
-@dataclass
-class Comparison:
-    tool: str
-    args: dict
-    a: Response
-    b: Response
-    rules_a: Rules
-    rules_b: Rules
-
-    @property
-    def delta(self) -> int:
-        return self.b.tokens - self.a.tokens
-
-    def _repr_html_(self) -> str:
-        diff = self.rules_a.diff(self.rules_b)
-        d = ", ".join(f"{k}: {va!r} → {vb!r}" for k, (va, vb) in diff.items()) or "identical rules"
-        cell = "<td style='vertical-align:top'><pre style='white-space:pre-wrap'>{}</pre><b>{:,} tokens</b></td>"
-        return (f"<div><code>{html.escape(self.tool)}({html.escape(repr(self.args))})</code> — "
-                f"{html.escape(d)}; Δ {self.delta:+,} tokens</div><table><tr>"
-                + cell.format(html.escape(self.a.text), self.a.tokens)
-                + cell.format(html.escape(self.b.text), self.b.tokens) + "</tr></table>")
-
-    def __repr__(self) -> str:
-        return f"<Comparison {self.tool}: {self.a.tokens} vs {self.b.tokens} tokens ({self.delta:+})>"
-
-
-def compare(wb, name: str, args: dict, rules_a: Rules, rules_b: Rules) -> Comparison:
-    """The same tool call under two rule sets (no session: each stands alone)."""
-    return Comparison(name, dict(args), call(wb, name, args, rules=rules_a),
-                      call(wb, name, args, rules=rules_b), rules_a, rules_b)
-
-
-# Tools living in their own modules register themselves on import.
-from . import repo_overview as _repo_overview  # noqa: E402,F401
-from . import repo_map as _repo_map  # noqa: E402,F401
-from . import graph_tools as _graph_tools  # noqa: E402,F401

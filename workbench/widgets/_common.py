@@ -5,7 +5,7 @@ import html
 
 import ipywidgets as W
 
-from .. import store
+from ..views import lookup, source
 
 CSS = """<style>
 .wb-pre { min-width: 0; max-width: 100%; }
@@ -46,15 +46,12 @@ def con_of(wb):
 
 
 def root_of(wb) -> str:
-    return getattr(wb, "root", None) or store.get_meta(con_of(wb), "root")
+    return getattr(wb, "root", None) or source.root_of(con_of(wb))
 
 
 def source_files(wb) -> list[str]:
-    """Paths of the files that have symbols (what an outline can show), in path order."""
-    return [r[0] for r in store.run(con_of(wb),
-            "SELECT f.path FROM files f WHERE f.status IN ('ok', 'partial') AND EXISTS "
-            "(SELECT 1 FROM symbols s WHERE s.file_id = f.file_id AND s.kind <> 'module') "
-            "ORDER BY f.path")]
+    """Paths of the files that have definitions (what an outline can show), in path order."""
+    return lookup.source_files(con_of(wb))
 
 
 def layout(**kw) -> W.Layout:

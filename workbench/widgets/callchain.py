@@ -17,8 +17,10 @@ import posixpath
 
 import ipywidgets as W
 
-from .. import graph, store
-from ..views import Rules
+from .. import graph
+from ..views import Rules, call
+from ..views.source import all_files
+from ..vocab import CLASS_KINDS, FUNCTION_KINDS
 from . import _common as C
 
 DIRECTIONS = [("callees", "down"), ("callers", "up"), ("both", "both")]
@@ -30,13 +32,8 @@ MAX_UNRESOLVED_PER_NODE = 6
 
 def symbol_choices(wb, limit: int = 5000) -> list[str]:
     """Qualified names of callables and classes, the most called first (for completion)."""
-    return [r[0] for r in store.run(C.con_of(wb), """
-        SELECT s.qualname FROM symbols s
-        LEFT JOIN (SELECT dst_id, count(*) AS n FROM edges WHERE kind = 'calls' GROUP BY 1) c
-               ON c.dst_id = s.symbol_id
-        WHERE s.kind IN ('function', 'method', 'constructor', 'class', 'struct', 'interface', 'trait')
-          AND NOT coalesce(s.is_declaration, false)
-        ORDER BY coalesce(c.n, 0) DESC, s.qualname LIMIT ?""", [limit])]
+    return [s.qualname for s in graph.search_symbols(C.con_of(wb), kinds=(FUNCTION_KINDS | CLASS_KINDS),
+                                                     definitions_only=True, limit=limit)]
 
 
 class CallChainExplorer(W.VBox):
@@ -84,11 +81,8 @@ class CallChainExplorer(W.VBox):
 
     # ------------------------------------------------------------------ data
     def _nodes_info(self, ids) -> dict[int, tuple]:
-        rows = store.run(C.con_of(self.wb), """
-            SELECT s.symbol_id, s.qualname, s.kind, s.path, s.start_line, s.end_line, f.module
-            FROM symbols s LEFT JOIN files f ON f.file_id = s.file_id
-            WHERE list_contains(?, s.symbol_id)""", [sorted(ids)])
-        return {r[0]: r[1:] for r in rows}
+        return {i: (m.qualname, m.kind, m.path, m.start_line, m.end_line)
+                for i, m in graph.symbols_by_id(C.con_of(self.wb), ids).items()}
 
     def refresh(self):
         con = C.con_of(self.wb)
@@ -98,7 +92,7 @@ class CallChainExplorer(W.VBox):
             self.message.value = "<em>type a symbol</em>"
             return
         try:
-            sid = graph.resolve_symbol(con, name)
+            sid = graph.symbol_id(con, name)
         except graph.AmbiguousSymbol as exc:
             self.message.value = ("<span class='wb-over'>ambiguous:</span> "
                                   + html.escape(", ".join(m.qualname for m in exc.matches[:12]))
@@ -132,9 +126,9 @@ class CallChainExplorer(W.VBox):
             else:
                 layer.setdefault(e.src_id, -e.depth)
         for n in ids:
-            q, kind, path, a, b, module = info.get(n, ("?", "?", "?", 0, 0, None))
+            q, kind, path, a, b = info.get(n, ("?", "?", "?", 0, 0))
             g.add_node(n, layer=layer.get(n, 0), label=q, kind=kind, path=path, lines=(a, b),
-                       group=self._group(path, module), unresolved=False)
+                       group=self._group(path), unresolved=False)
         for e in self.edges:
             g.add_edge(e.src_id, e.dst_id, path=e.path, line=e.line, resolution=e.resolution,
                        cycle=e.cycle)
@@ -162,12 +156,12 @@ class CallChainExplorer(W.VBox):
         """A colour per file or directory that stays the same while you explore (the
         position of the group among all of the repository's, round the palette)."""
         if not hasattr(self, "_order"):
-            paths = [r[0] for r in store.run(C.con_of(self.wb), "SELECT path FROM files ORDER BY path")]
+            paths = sorted(f.path for f in all_files(C.con_of(self.wb)))
             self._order = {"file": {p: i for i, p in enumerate(paths)},
                            "module": {d: i for i, d in enumerate(sorted({posixpath.dirname(p) or "." for p in paths}))}}
         return PALETTE[self._order[self.colour_by.value].get(group, 0) % len(PALETTE)]
 
-    def _group(self, path: str, module: str | None) -> str:
+    def _group(self, path: str) -> str:
         if self.colour_by.value == "file":
             return path or "?"
         return posixpath.dirname(path) or "." if path else "?"
@@ -240,12 +234,11 @@ class CallChainExplorer(W.VBox):
 
     # ------------------------------------------------------------------ texts
     def _agent_text(self):
-        from ..views import tools
         dirs = ["down", "up"] if self.direction.value == "both" else [self.direction.value]
         parts = []
         root = self.graph.nodes[self.root_id]["label"]
         for d in dirs:
-            r = tools.call(self.wb, "trace_call_chain",
+            r = call(self.wb, "trace_call_chain",
                            {"symbol": root, "depth": self.depth.value, "direction": d}, rules=self.rules)
             parts.append(f"<span class='wb-badge'>trace_call_chain({root!r}, depth={self.depth.value}, "
                          f"direction={d!r}): <b>{r.tokens:,}</b> tokens</span>" + C.pre(r.text, "wb-agent-text"))
@@ -256,10 +249,9 @@ class CallChainExplorer(W.VBox):
             self.region = None
             self.region_view.value = ""
             return
-        from ..views import tools
         d = self.graph.nodes[node]
         a, b = d["lines"]
-        self.region = tools.call(self.wb, "read_region",
+        self.region = call(self.wb, "read_region",
                                  {"path": d["path"], "start_line": a, "end_line": b}, rules=self.rules)
         self.region_view.value = (f"<span class='wb-badge'>read_region({d['path']!r}, {a}, {b}): "
                                   f"<b>{self.region.tokens:,}</b> tokens</span>" + C.pre(self.region.text, "wb-region"))

@@ -8,19 +8,22 @@ to the whole file's. Selecting a symbol shows its source region.
     >>> ob.format.value = "tags"; ob.text      # drive it from code
 
 A thin shell: the outline is `workbench.views.outline(...)`, the region is the agent tool
-`read_region`, the counts are `workbench.views.tokens`.
+`read_region`, the search and the symbol list are `workbench.graph.search_symbols` (the
+tool `search_symbols`), the counts are `workbench.views.tokens`. The rule controls are
+generated from the outline fields of `Rules`: a checkbox per on/off rule, a slider per count.
 """
 from __future__ import annotations
 
 import ipywidgets as W
 
-from .. import store
-from ..views import FORMATS, Rules, outline
+from .. import graph
+from ..views import FORMATS, Rules, call, outline
+from ..views.rules import rule_fields
+from ..views.source import file_info, read_text
 from ..views.tokens import get_tokenizer
 from . import _common as C
 
-BOOL_RULES = ("docs", "imports", "module_vars", "fields", "private", "decorators", "signatures",
-              "line_numbers")
+MAX_SYMBOLS = 2000      # entries of the symbol list of one file
 
 
 class OutlineBrowser(W.VBox):
@@ -37,17 +40,22 @@ class OutlineBrowser(W.VBox):
         self.format = W.Dropdown(options=list(FORMATS), value=self.base_rules.format,
                                  description="format", layout=C.layout(width="220px"))
         self.format.add_class("wb-format")
-        self.flags = {}
-        for name in BOOL_RULES:
-            cb = W.Checkbox(value=getattr(self.base_rules, name), description=name, indent=False,
-                            layout=C.layout(width="120px"))
-            cb.add_class(f"wb-rule-{name}")
-            self.flags[name] = cb
-        self.max_children = W.IntSlider(value=self.base_rules.max_children or 0, min=0, max=60,
-                                        description="max children",
-                                        style={"description_width": "initial"})
-        self.max_depth = W.IntSlider(value=self.base_rules.max_depth or 0, min=0, max=5,
-                                     description="max depth", style={"description_width": "initial"})
+        self.flags = {}             # on/off rules -> checkbox
+        self.counts = {}            # count rules (None = no limit) -> slider, 0 meaning None
+        for f in rule_fields("outline"):
+            value = getattr(self.base_rules, f.name)
+            if f.type == "bool":
+                w = W.Checkbox(value=value, description=f.name, indent=False,
+                               layout=C.layout(width="120px"), tooltip=f.metadata["help"])
+                w.add_class(f"wb-rule-{f.name}")
+                self.flags[f.name] = w
+            elif f.type == "int | None":
+                w = W.IntSlider(value=value or 0, min=0, max=f.metadata["widget_max"],
+                                description=f.name.replace("_", " "),
+                                style={"description_width": "initial"})
+                self.counts[f.name] = w
+        self.max_children = self.counts["max_children"]
+        self.max_depth = self.counts["max_depth"]
         self.symbol = W.Dropdown(options=[], description="symbol", layout=C.layout(width="520px"))
         self.symbol.add_class("wb-symbol")
         self.badge = W.HTML()
@@ -57,7 +65,7 @@ class OutlineBrowser(W.VBox):
         self.response = None
         self.region = None
 
-        for w in [self.format, self.max_children, self.max_depth, *self.flags.values()]:
+        for w in [self.format, *self.counts.values(), *self.flags.values()]:
             w.observe(self._on_option, "value")
         self.file.observe(self._on_file, "value")
         self.search.observe(self._on_search, "value")
@@ -65,7 +73,7 @@ class OutlineBrowser(W.VBox):
 
         opts = W.VBox([self.format, W.HBox(list(self.flags.values())[:4]),
                        W.HBox(list(self.flags.values())[4:]),
-                       W.HBox([self.max_children, self.max_depth])])
+                       W.HBox(list(self.counts.values()))])
         left = W.VBox([self.search, self.file], layout=C.layout(flex="0 0 340px", width="340px"))
         right = W.VBox([opts, self.badge, self.outline_view, self.symbol, self.region_view],
                        layout=C.layout(flex="1 1 0%", min_width="0", width="auto"))
@@ -79,8 +87,7 @@ class OutlineBrowser(W.VBox):
         """The rules the controls describe (zero on a slider means "no limit")."""
         return self.base_rules.replace(
             format=self.format.value,
-            max_children=self.max_children.value or None,
-            max_depth=self.max_depth.value or None,
+            **{k: sl.value or None for k, sl in self.counts.items()},
             **{k: cb.value for k, cb in self.flags.items()})
 
     @property
@@ -93,7 +100,6 @@ class OutlineBrowser(W.VBox):
         return self.response.text if self.response is not None else ""
 
     def whole_file_tokens(self, path: str) -> int:
-        from ..views.source import file_info, read_text
         info = file_info(C.con_of(self.wb), path)
         lines = read_text(C.root_of(self.wb), info).lines
         text = "\n".join(lines) + ("\n" if lines else "")      # as strategies.whole_file counts it
@@ -111,9 +117,7 @@ class OutlineBrowser(W.VBox):
         if not q:
             opts = self._files
         else:
-            hits = {r[0] for r in store.run(C.con_of(self.wb),
-                    "SELECT DISTINCT path FROM symbols WHERE kind <> 'module' AND "
-                    "(name ILIKE ? OR qualname ILIKE ?)", [f"%{q}%", f"%{q}%"])}
+            hits = {s.path for s in graph.search_symbols(C.con_of(self.wb), q, limit=MAX_SYMBOLS)}
             opts = [p for p in self._files if q.lower() in p.lower() or p in hits]
         keep = self.file.value if self.file.value in opts else (opts[0] if opts else None)
         self.file.options = opts
@@ -141,25 +145,21 @@ class OutlineBrowser(W.VBox):
                             f"<b>{self.response.tokens:,}</b> tokens · whole file <b>{whole:,}</b> "
                             f"tokens · outline/file <b>{ratio}</b> · format {self.rules.format}</span>")
         self.outline_view.value = C.pre(self.response.text, "wb-outline")
-        syms = store.run(C.con_of(self.wb),
-                         "SELECT symbol_id, kind, qualname, start_line, end_line FROM symbols "
-                         "WHERE path = ? AND kind <> 'module' ORDER BY start_line, symbol_id", [path])
+        syms = graph.search_symbols(C.con_of(self.wb), path=path, limit=MAX_SYMBOLS)
         current = self.symbol.value
         self.symbol.options = [("(choose a symbol to read its region)", 0)] + [
-            (f"{k} {q} [{a}-{b}]", sid) for sid, k, q, a, b in syms]
-        self.symbol.value = current if current in {s[0] for s in syms} else 0
+            (f"{s.kind} {s.qualname} [{s.start_line}-{s.end_line}]", s.symbol_id) for s in syms]
+        self.symbol.value = current if current in {s.symbol_id for s in syms} else 0
 
     def show_region(self, symbol_id):
         if not symbol_id:
             self.region = None
             self.region_view.value = ""
             return
-        from ..views import tools
-        path, start, end = store.one(C.con_of(self.wb),
-                                     "SELECT path, start_line, end_line FROM symbols WHERE symbol_id = ?",
-                                     [symbol_id])
-        self.region = tools.call(self.wb, "read_region",
-                                 {"path": path, "start_line": start, "end_line": end}, rules=self.rules)
+        sym = graph.symbols_by_id(C.con_of(self.wb), [symbol_id])[symbol_id]
+        path, start, end = sym.path, sym.start_line, sym.end_line
+        self.region = call(self.wb, "read_region",
+                           {"path": path, "start_line": start, "end_line": end}, rules=self.rules)
         self.region_view.value = (
             f"<span class='wb-badge'>read_region({path!r}, {start}, {end}): "
             f"<b>{self.region.tokens:,}</b> tokens</span>" + C.pre(self.region.text, "wb-region"))

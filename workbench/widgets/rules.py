@@ -6,7 +6,7 @@ line diff and the token and cost delta.
     ...                     right=Rules(docs=False, private=False, max_children=15))
     >>> rc.right_rules.value = "format=tags"; rc.comparison.delta
 
-A thin shell over `workbench.views.tools.compare` (both texts are exactly what the agent
+A thin shell over `workbench.views.compare` (both texts are exactly what the agent
 receives) and `Response.cost` (the pricing table).
 """
 from __future__ import annotations
@@ -19,7 +19,8 @@ import ipywidgets as W
 
 from ..views import Rules
 from ..views.pricing import default_pricing
-from ..views.tools import TOOLS, compare
+from ..views import TOOLS, compare
+from ..views.registry import parse_tool_args
 from . import _common as C
 
 
@@ -36,17 +37,13 @@ def parse_rules(text: str) -> Rules:
 
 def parse_args(text: str) -> dict:
     """Tool arguments as JSON (`{"path": "a.py"}`) or `name=value` pairs separated by spaces
-    or commas (integers become ints)."""
+    or commas (the tool converts numbers to its schema's types)."""
     text = text.strip()
     if not text:
         return {}
     if text.startswith("{"):
         return json.loads(text)
-    out = {}
-    for item in text.replace(",", " ").split():
-        k, _, v = item.partition("=")
-        out[k.strip()] = int(v) if v.strip().lstrip("-").isdigit() else v.strip()
-    return out
+    return parse_tool_args(text.replace(",", " ").split())
 
 
 def diff_html(a: str, b: str, name_a: str = "left", name_b: str = "right") -> str:

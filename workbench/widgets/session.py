@@ -21,10 +21,10 @@ import shlex
 
 import ipywidgets as W
 
-from ..views import Rules
+from ..views import TOOLS, Rules
 from ..views.pricing import default_pricing
 from ..views.session import Session
-from ..views.tools import TOOLS
+from ..views.registry import parse_tool_args
 from . import _common as C
 
 WINDOWS = [("8k", 8_000), ("16k", 16_000), ("32k", 32_000), ("128k", 128_000), ("200k", 200_000),
@@ -32,20 +32,17 @@ WINDOWS = [("8k", 8_000), ("16k", 16_000), ("32k", 32_000), ("128k", 128_000), (
 
 
 def parse_call(line: str) -> tuple[str, dict]:
-    """`tool name=value ...` (shell-style quoting; integers become ints) or a JSON object
-    `{"tool": ..., "args": {...}}` -> (tool, args)."""
+    """`tool name=value ...` (shell-style quoting, the CLI's `workbench tool` syntax) or a
+    JSON object `{"tool": ..., "args": {...}}` -> (tool, args)."""
     line = line.strip()
     if line.startswith("{"):
         obj = json.loads(line)
         return obj["tool"], dict(obj.get("args", {}))
     parts = shlex.split(line)
-    tool, args = parts[0], {}
-    for item in parts[1:]:
-        k, sep, v = item.partition("=")
-        if not sep:
-            raise ValueError(f"expected name=value, got {item!r} in {line!r}")
-        args[k] = int(v) if v.lstrip("-").isdigit() else v
-    return tool, args
+    try:
+        return parts[0], parse_tool_args(parts[1:])
+    except ValueError as exc:
+        raise ValueError(f"{exc} in {line!r}") from None
 
 
 def format_call(tool: str, args: dict) -> str:

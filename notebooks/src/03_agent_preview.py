@@ -1,0 +1,143 @@
+# %% [markdown]
+# # 03 · Agent session preview
+#
+# **What this notebook is for:** previewing what a coding agent's context fills up with.
+# Write a sequence of tool calls; see each response exactly as the agent gets it, the running
+# token total against a context window with the point where a budget manager would start
+# compressing older reads (60% by default), and what the same calls would cost without the
+# session cache (every repeated read sent again in full).
+#
+# **Parameters:** `REPO` (default: the bundled `pyshop` sample) and `WINDOW`, the context
+# window in tokens.
+
+# %%
+import workbench
+from workbench.notebooks import open_repo, sample_repo
+from workbench import views
+from workbench.views import Rules
+from workbench.views.session import Session
+from workbench.views.pricing import default_pricing
+from workbench.widgets import SessionPreview
+import pandas as pd
+
+# %% tags=["parameters"]
+REPO = sample_repo("pyshop")   # the repository to study: any local folder
+DB = None                      # its DuckDB file; None = one cache file per repository
+WINDOW = 32_000                # context window in tokens (8k ... 1M in the widget)
+
+# %%
+wb = open_repo(REPO, DB)
+# a plausible first session on this repository: the biggest source file and its biggest function
+PATH, FUNC, START, END = wb.sql("""
+    SELECT path, qualname, start_line, end_line FROM symbols
+    WHERE kind IN ('function', 'method')
+      AND path = (SELECT path FROM files WHERE status = 'ok' AND language IS NOT NULL
+                    AND path IN (SELECT path FROM symbols WHERE kind IN ('function', 'method'))
+                  ORDER BY line_count DESC, path LIMIT 1)
+    ORDER BY end_line - start_line DESC, qualname LIMIT 1""").fetchall()[0]
+LINES = wb.sql("SELECT line_count FROM files WHERE path = ?", [PATH]).fetchall()[0][0]
+CALLS = [
+    "list_files",
+    f"read_outline path={PATH}",
+    f"resolve_symbol name={FUNC}",
+    f"find_callers symbol={FUNC}",
+    f"read_region path={PATH} start_line=1 end_line={LINES}",
+    f"resolve_symbol name={FUNC}",
+    f"read_region path={PATH} start_line=1 end_line={LINES}",
+    "repo_map",
+]
+print(wb, "\n" + "\n".join(CALLS))
+
+# %% [markdown]
+# ## 1. The preview
+#
+# Edit the calls (one per line, `tool name=value ...`), or add one with the controls below the
+# editor. The chart shows the cumulative tokens with the session (repeats answered "already
+# provided above") and without it (dotted), against the window and the compression point.
+# Pick a call under *response* to see its text exactly as sent.
+
+# %%
+sp = SessionPreview(wb, CALLS, context_window=WINDOW)
+sp
+
+# %%
+pd.DataFrame(sp.session.rows())
+
+# %% [markdown]
+# ## 2. The same from code
+#
+# `Session` is the view the widget runs (twice: once with the rules' `dedupe`, once without).
+
+# %%
+s = Session(wb, Rules(context_window=WINDOW))
+s.call("read_outline", path=PATH)
+s.call("resolve_symbol", name=FUNC)
+again = s.call("resolve_symbol", name=FUNC)
+print(again.text)
+s
+
+# %% [markdown]
+# ## 3. Whole files versus outline + regions
+#
+# Two agents answer the same question about the five biggest source files. One reads every
+# file whole; the other reads each outline and then only the biggest function in it.
+
+# %%
+files = wb.sql("""
+    SELECT f.path, f.line_count,
+           (SELECT max_by([s.start_line, s.end_line], s.end_line - s.start_line) FROM symbols s
+             WHERE s.path = f.path AND s.kind IN ('function', 'method')) AS biggest
+    FROM files f WHERE f.status = 'ok'
+      AND EXISTS (SELECT 1 FROM symbols s WHERE s.path = f.path AND s.kind IN ('function', 'method'))
+    ORDER BY f.line_count DESC, f.path LIMIT 5""").fetchall()
+whole = Session(wb, Rules(context_window=WINDOW, max_chars=10**9))
+lean = Session(wb, Rules(context_window=WINDOW))
+for path, n, (a, b) in files:
+    whole.call("read_region", path=path, start_line=1, end_line=n)
+    lean.call("read_outline", path=path)
+    lean.call("read_region", path=path, start_line=a, end_line=b)
+price = default_pricing()
+pd.DataFrame([
+    {"agent": "whole files", "calls": len(whole.records), "tokens": whole.total_tokens,
+     "share of window": f"{whole.used_share:.1%}", "cost $": round(whole.cost(), 5)},
+    {"agent": "outline + region", "calls": len(lean.records), "tokens": lean.total_tokens,
+     "share of window": f"{lean.used_share:.1%}", "cost $": round(lean.cost(), 5)},
+])
+
+# %%
+import plotly.graph_objects as go
+fig = go.Figure()
+for name, sess in [("whole files", whole), ("outline + region", lean)]:
+    fig.add_trace(go.Scatter(x=[0] + [r.turn for r in sess.records],
+                             y=[0] + [r.cumulative for r in sess.records], mode="lines+markers", name=name))
+fig.add_hline(y=WINDOW * 0.6, line_dash="dash", annotation_text="compress at 60%")
+fig.update_layout(title="Cumulative tokens: whole files vs outline + region",
+                  xaxis_title="tool call", yaxis_title="tokens", height=380)
+fig
+
+# %% [markdown]
+# ## 4. What it costs
+#
+# Prices per million tokens from `workbench/pricing.toml` (edit it, or load your own with
+# `Pricing.load(path)`). Cached input is billed separately by providers and is cheaper.
+
+# %%
+pd.DataFrame(price.table())
+
+# %% [markdown]
+# ## 5. What the agent is told about the tools
+#
+# The JSON schema of each tool, as a function-calling API would receive it:
+
+# %%
+import json
+print(json.dumps(views.TOOLS["read_region"].schema, indent=2))
+
+# %% [markdown]
+# ## Try
+#
+# * Set the window to 8k: at which call would compression start?
+# * Comment out the second `read_region` (`#` at the start): how much did the repeat cost
+#   without the session cache?
+# * Add `read_region` calls of overlapping ranges: when does the session answer "already
+#   provided"?

@@ -1,0 +1,34 @@
+"""The `workbench` command: CLI twins of the Python API and of every agent tool.
+
+    workbench index ROOT [--db FILE]           # cli/index.py: index, resolve, sql, stats, demo, callgraph
+    workbench outline DB PATH [--format tags]  # cli/views.py: outline, tool, one command per tool
+    workbench find_callers DB SYMBOL
+
+Every view command prints exactly the text of the view it twins.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from . import index, views
+from .common import fail
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="workbench", description=__doc__.split("\n\n")[0])
+    sub = p.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
+    index.add_parsers(sub)
+    views.add_parsers(sub)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args) or 0
+    except FileNotFoundError as exc:
+        return fail(args.cmd, str(exc))
+
+
+__all__ = ["main", "build_parser"]

@@ -1,0 +1,4 @@
+"""`python -m workbench.cli ...` is the `workbench` command."""
+from . import main
+
+raise SystemExit(main())

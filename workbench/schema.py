@@ -1,0 +1,174 @@
+"""The database schema, declared once: each table's columns with their types, from which
+the DDL, the Arrow schemas of bulk inserts and the column lists are derived; plus the
+call-graph SQL (a view and table macros) every connection gets. See docs/schema.md.
+
+This module sits at the bottom of the package: it imports nothing from workbench.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pyarrow as pa
+
+SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    type: str                 # DuckDB type
+    not_null: bool = False
+    note: str = ""            # a short comment in the DDL (docs/schema.md has the meaning)
+
+
+def _cols(*specs) -> tuple[Column, ...]:
+    return tuple(Column(*s) if isinstance(s, tuple) else Column(s, "VARCHAR") for s in specs)
+
+
+TABLES: dict[str, tuple[Column, ...]] = {
+    "meta": _cols(("key", "VARCHAR", True), "value"),
+    "files": _cols(
+        ("file_id", "BIGINT", True), ("path", "VARCHAR", True), "language",
+        ("size_bytes", "BIGINT"), ("line_count", "BIGINT"), "sha256", ("mtime", "DOUBLE"),
+        ("status", "VARCHAR", True, "ok | partial | failed | skipped"),
+        ("error_count", "INTEGER"), "skip_reason", "encoding", "message", "module"),
+    "symbols": _cols(
+        ("symbol_id", "BIGINT", True), ("file_id", "BIGINT", True), ("path", "VARCHAR", True),
+        "language", ("kind", "VARCHAR", True), ("name", "VARCHAR", True),
+        ("qualname", "VARCHAR", True), ("parent_id", "BIGINT"), ("start_line", "INTEGER", True),
+        ("end_line", "INTEGER", True), ("start_byte", "BIGINT"), ("end_byte", "BIGINT"),
+        "signature", "doc", ("decorators", "VARCHAR[]"), "visibility", ("is_truncated", "BOOLEAN"),
+        ("is_declaration", "BOOLEAN"), ("body_start_line", "INTEGER")),
+    "edges": _cols(
+        ("edge_id", "BIGINT", True), ("src_id", "BIGINT", True),
+        ("kind", "VARCHAR", True, "contains | calls | imports | inherits | implements"),
+        "dst_name", ("dst_id", "BIGINT"), "dst_qualname",
+        ("path", "VARCHAR", True, "the source file of the edge"), ("line", "INTEGER"),
+        "resolution", ("candidates", "VARCHAR[]")),
+    "imports": _cols(
+        ("file_id", "BIGINT", True), ("path", "VARCHAR", True), ("src_id", "BIGINT"), "module",
+        "name", "alias", ("line", "INTEGER"), "resolved_path"),
+    "bindings": _cols(       # call-graph facts for the resolver
+        ("file_id", "BIGINT", True), ("path", "VARCHAR", True),
+        ("src_id", "BIGINT", False, "enclosing symbol"),
+        ("kind", "VARCHAR", True, "assign | element | iter | with | return | yield | arg | export ..."),
+        ("name", "VARCHAR", False, "the name bound; callee#slot for kind = 'arg'"),
+        ("value", "VARCHAR", False, "the value expression as written"),
+        ("value_type", "VARCHAR", False, "its tree-sitter node type"),
+        ("value_id", "BIGINT", False, "the symbol the value defines (a lambda), if any"),
+        ("line", "INTEGER")),
+    "resolve_deps": _cols(   # what resolving each file read, for incremental runs
+        ("path", "VARCHAR", True),
+        ("files", "VARCHAR[]", False, "files whose rows its evaluation read"),
+        ("names", "VARCHAR[]", False, "name tokens it looked up (a:NAME, b:FAMILY:NAME, ...)"),
+        ("provides", "VARCHAR[]", False, "name tokens its own rows put into those indexes")),
+    "call_candidates": _cols(  # edges.candidates unnested, kept by the resolver
+        ("edge_id", "BIGINT", True), ("qualname", "VARCHAR", True),
+        ("symbol_id", "BIGINT", False, "the candidate's symbol when it is in the repository")),
+}
+PRIMARY_KEYS = {"meta": "key"}
+
+_ARROW = {"BIGINT": pa.int64(), "INTEGER": pa.int32(), "VARCHAR": pa.string(),
+          "DOUBLE": pa.float64(), "BOOLEAN": pa.bool_(), "VARCHAR[]": pa.list_(pa.string())}
+
+
+def columns(table: str) -> tuple[str, ...]:
+    """Column names of a table, in order."""
+    return tuple(c.name for c in TABLES[table])
+
+
+def arrow_schema(table: str) -> pa.Schema:
+    """The Arrow schema bulk inserts into `table` use."""
+    return pa.schema([(c.name, _ARROW[c.type]) for c in TABLES[table]])
+
+
+def _create(table: str) -> str:
+    cols = TABLES[table]
+    lines = []
+    for i, c in enumerate(cols):
+        pk = " PRIMARY KEY" if PRIMARY_KEYS.get(table) == c.name else ""
+        nn = " NOT NULL" if c.not_null and not pk else ""
+        comma = "," if i < len(cols) - 1 else ""
+        note = f"  -- {c.note}" if c.note else ""
+        lines.append(f"    {c.name} {c.type}{pk}{nn}{comma}{note}")
+    return f"CREATE TABLE IF NOT EXISTS {table} (\n" + "\n".join(lines) + "\n);"
+
+
+DDL = "\n".join(_create(t) for t in TABLES)
+
+
+# ---------------------------------------------------------------- call-graph SQL
+# The SQL twins of `workbench.graph` (same names as the Python functions, the agent tools
+# and the CLI commands). Stored in a writable database, temporary on a read-only one.
+
+SQL_MACROS = """
+CREATE OR REPLACE TEMP VIEW call_edges AS
+    SELECT e.edge_id, e.src_id, s.qualname AS caller, e.dst_id,
+           coalesce(d.qualname, e.dst_qualname) AS callee, e.dst_name AS as_written,
+           e.path, e.line, e.resolution, e.candidates
+    FROM edges e JOIN symbols s ON s.symbol_id = e.src_id
+    LEFT JOIN symbols d ON d.symbol_id = e.dst_id
+    WHERE e.kind = 'calls';
+CREATE OR REPLACE TEMP MACRO find_definition(q) AS TABLE
+    SELECT symbol_id, qualname, kind, path, start_line, end_line, signature
+    FROM symbols
+    WHERE kind <> 'module' AND (qualname = q OR ends_with(qualname, '.' || q) OR name = q)
+    ORDER BY CASE WHEN qualname = q THEN 0 WHEN ends_with(qualname, '.' || q) THEN 1 ELSE 2 END, qualname;
+CREATE OR REPLACE TEMP MACRO find_callers(q) AS TABLE
+    SELECT s.qualname AS caller, e.path, e.line, e.dst_name AS as_written, e.resolution,
+           t.qualname AS callee
+    FROM edges e
+    JOIN symbols s ON s.symbol_id = e.src_id
+    JOIN symbols t ON t.qualname = q AND (e.dst_id = t.symbol_id OR list_contains(e.candidates, t.qualname))
+    WHERE e.kind = 'calls'
+    ORDER BY e.path, e.line;
+CREATE OR REPLACE TEMP MACRO find_callees(q) AS TABLE
+    SELECT e.line, e.dst_name AS as_written, coalesce(d.qualname, e.dst_qualname) AS callee,
+           e.resolution, e.candidates, e.path
+    FROM edges e
+    JOIN symbols s ON s.symbol_id = e.src_id AND s.qualname = q
+    LEFT JOIN symbols d ON d.symbol_id = e.dst_id
+    WHERE e.kind = 'calls'
+    ORDER BY e.path, e.line;
+CREATE OR REPLACE TEMP MACRO trace_call_chain(q, depth := 3, direction := 'down') AS TABLE
+    WITH RECURSIVE down(level, src_id, dst_id, path, line, resolution, trail, cycle) AS (
+        SELECT 1, e.src_id, e.dst_id, e.path, e.line, e.resolution, [e.src_id, e.dst_id], e.src_id = e.dst_id
+        FROM edges e JOIN symbols s ON s.symbol_id = e.src_id AND s.qualname = q
+        WHERE e.kind = 'calls' AND e.dst_id IS NOT NULL AND direction IN ('down', 'both')
+        UNION ALL
+        SELECT w.level + 1, e.src_id, e.dst_id, e.path, e.line, e.resolution,
+               list_append(w.trail, e.dst_id), list_contains(w.trail, e.dst_id)
+        FROM down w JOIN edges e ON e.src_id = w.dst_id
+        WHERE e.kind = 'calls' AND e.dst_id IS NOT NULL AND NOT w.cycle AND w.level < depth
+    ), up(level, src_id, dst_id, path, line, resolution, trail, cycle) AS (
+        SELECT 1, e.src_id, e.dst_id, e.path, e.line, e.resolution, [e.dst_id, e.src_id], e.src_id = e.dst_id
+        FROM edges e JOIN symbols s ON s.symbol_id = e.dst_id AND s.qualname = q
+        WHERE e.kind = 'calls' AND direction IN ('up', 'both')
+        UNION ALL
+        SELECT w.level + 1, e.src_id, e.dst_id, e.path, e.line, e.resolution,
+               list_append(w.trail, e.src_id), list_contains(w.trail, e.src_id)
+        FROM up w JOIN edges e ON e.dst_id = w.src_id
+        WHERE e.kind = 'calls' AND NOT w.cycle AND w.level < depth
+    ), walk AS (
+        SELECT 'down' AS way, * FROM down UNION ALL SELECT 'up' AS way, * FROM up
+    )
+    SELECT w.way AS direction, w.level AS depth, a.qualname AS caller, b.qualname AS callee,
+           w.path, w.line, w.resolution, w.cycle
+    FROM walk w JOIN symbols a ON a.symbol_id = w.src_id JOIN symbols b ON b.symbol_id = w.dst_id
+    ORDER BY w.way, w.level, w.path, w.line;
+"""
+
+# macros of older versions of this schema, dropped when a writable connection meets them
+_RETIRED = ("callers", "callees", "definitions", "call_chain", "call_chain_up")
+
+
+def install_sql(con, persistent: bool = False) -> None:
+    """Create the call-graph view and table macros. In a writable database they are stored
+    in the file (`persistent`), so cursors, other connections and jupysql see them too; a
+    read-only connection gets temporary ones."""
+    for stmt in SQL_MACROS.split(";\n"):
+        if stmt.strip():
+            con.execute(stmt if not persistent else stmt.replace(" TEMP ", " ", 1)).fetchall()
+    if persistent:
+        for name in _RETIRED:
+            con.execute(f"DROP MACRO TABLE IF EXISTS {name}").fetchall()
