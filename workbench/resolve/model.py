@@ -12,6 +12,7 @@ from collections import defaultdict
 from .. import store
 from .kinds import CALL_TARGET_KINDS, CLASS_KINDS, NAMESPACE_KINDS
 from .lang import FAMILIES, family_of, rules_of
+from .values import set_rank
 
 
 def cols(con, sql: str, params=None) -> dict[str, list]:
@@ -29,7 +30,10 @@ class Model:
         self.file_lang = dict(zip(f["path"], f["language"]))
         self.paths = set(f["path"])
         s = cols(con, """SELECT symbol_id, path, language, kind, name, qualname, parent_id, signature,
-                                decorators, start_line, is_declaration FROM symbols ORDER BY symbol_id""")
+                                decorators, start_line, is_declaration FROM symbols
+                          ORDER BY path, symbol_id""")
+        # the order of a fresh index whatever ids an incremental run gave (`values.ordered`)
+        set_rank({sid: i for i, sid in enumerate(s["symbol_id"])})
         self.kind = dict(zip(s["symbol_id"], s["kind"]))
         self.name = dict(zip(s["symbol_id"], s["name"]))
         self.qual = dict(zip(s["symbol_id"], s["qualname"]))
@@ -90,7 +94,7 @@ class Model:
                     self.imports_by_scope[scope].setdefault(bound, []).append(row)
         # inherits / implements (all of them: MRO crosses files)
         inh = cols(con, """SELECT src_id, dst_name, kind FROM edges
-                           WHERE kind IN ('inherits', 'implements') ORDER BY edge_id""")
+                           WHERE kind IN ('inherits', 'implements') ORDER BY path, edge_id""")
         self.bases_written: dict[int, list[str]] = defaultdict(list)
         self.subclasses_written: dict[str, list[int]] = defaultdict(list)
         for src, dst, k in zip(inh["src_id"], inh["dst_name"], inh["kind"]):

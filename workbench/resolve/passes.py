@@ -30,7 +30,7 @@ from .kinds import CLASS_KINDS
 from . import deps
 from .lang import rules_of
 from .model import Model, cols
-from .values import BOUND, BUILTIN, EXT, INST, MODULE, SYM, ordered
+from .values import BOUND, BUILTIN, EXT, INST, MODULE, SYM, ordered, rank_of
 
 RESOLVER_VERSION = resolver_version()      # a database resolved by other code is resolved again in full
 RESOLUTIONS = ("local", "self", "super", "import", "alias", "reexport", "inferred",
@@ -68,7 +68,7 @@ def _target_row(m: Model, targets: list, how: str, fam: str, name: str, res: Res
     if len(targets) > 1:
         quals = sorted({m.qual[s] for s in syms}) + sorted({t[1] for t in others})
         if len(quals) == 1 and syms:    # one name defined twice (`if`/`else`, a redefinition):
-            return max(syms), quals[0], how, None       # the later definition, as at run time
+            return max(syms, key=rank_of), quals[0], how, None   # the later definition, as at run time
         if not syms:      # outside the repository for sure; which one is not evident
             kind = "builtin" if all(t[0] == BUILTIN for t in others) else "external"
             return None, None, kind, _cap(quals)

@@ -64,14 +64,39 @@ CONTAINERS = frozenset({CONTAINER, LITERAL, ELEMENTS})
 EMPTY = frozenset()
 
 
+# symbol id -> its place in the canonical order of symbols (by path, then source order):
+# set by `Model`. Ids are not canonical: an incremental run gives an edited file new ids,
+# so walking values by id would make its edges differ from a fresh index's.
+_RANK: dict[int, int] = {}
+
+
+def set_rank(rank: dict[int, int]) -> None:
+    """Use `rank` (symbol id -> canonical place) to order values from now on."""
+    _RANK.clear()
+    _RANK.update(rank)
+
+
+def _value_key(v) -> str:
+    x = v[1] if len(v) > 1 else None
+    if x.__class__ is int:                # the symbol a value is about: by its place
+        return repr((v[0], _RANK.get(x, x)) + v[2:])
+    return repr(v)
+
+
 def ordered(vals):
     """`vals` in a canonical order. Values are tuples holding strings, whose hashes (and so a
     set's iteration order) change from one process to the next; evaluation that walks a
     set in that order would enter value cycles at different points and label edges
-    differently between runs. Sorting by `repr` makes every run walk the same way."""
+    differently between runs. Sorting by `repr`, with symbol ids replaced by their
+    canonical place, makes every run walk the same way, whatever ids the symbols got."""
     if len(vals) < 2:
         return vals
-    return sorted(vals, key=repr)
+    return sorted(vals, key=_value_key)
+
+
+def rank_of(sid: int) -> int:
+    """The canonical place of symbol `sid` (later in a file: larger)."""
+    return _RANK.get(sid, sid)
 
 
 # ====================================================================== parameters
