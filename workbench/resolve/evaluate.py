@@ -397,7 +397,7 @@ class Resolver:
                 if own:                      # a function written in the variable's object literal
                     return {(SYM, c) for c in own}, None
                 out: set = set()
-                for x in self.field_values(v[1], depth + 1):
+                for x in ordered(self.field_values(v[1], depth + 1)):
                     out |= self.member(x, name, depth + 1)[0]
                 return out, "inferred"
             return set(), None

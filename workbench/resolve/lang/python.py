@@ -322,7 +322,7 @@ class Python(Language):
                 return inner
             if name == "next":
                 out = set()
-                for x in inner:
+                for x in ordered(inner):
                     out |= ev.elements_of(x, depth + 1)
                 return out
             tname = "list" if name in ("sorted", "reversed", "iter") else name
@@ -334,7 +334,7 @@ class Python(Language):
                 if attr:
                     obj = set(ev.eval_text(scope, parts[0], depth=depth + 1)[0])
                     out = set()
-                    for o in obj:
+                    for o in ordered(obj):
                         out |= ev.member(o, attr, depth + 1)[0]
                     return out
             return set()
