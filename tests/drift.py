@@ -63,32 +63,30 @@ def _add_function(text: str, rng: random.Random) -> str | None:
                    f"    return {callee}, parts[0].strip().split(sep)\n")
 
 
+def _pick(text: str, rng: random.Random, classes: bool = False):
+    """A random undecorated top-level definition (a class with `classes`) and the lines."""
+    defs = [d for d in _top_defs(text) if not classes or isinstance(d, ast.ClassDef)]
+    return (rng.choice(defs), text.splitlines(keepends=True)) if defs else (None, None)
+
+
 def _delete_def(text: str, rng: random.Random) -> str | None:
-    defs = _top_defs(text)
-    if not defs:
-        return None
-    d = rng.choice(defs)
-    lines = text.splitlines(keepends=True)
-    return "".join(lines[:d.lineno - 1] + lines[d.end_lineno:])
+    d, lines = _pick(text, rng)
+    return None if d is None else "".join(lines[:d.lineno - 1] + lines[d.end_lineno:])
 
 
 def _rename_def(text: str, rng: random.Random) -> str | None:
-    defs = _top_defs(text)
-    if not defs:
+    d, lines = _pick(text, rng)
+    if d is None:
         return None
-    d = rng.choice(defs)
-    lines = text.splitlines(keepends=True)
     i = d.lineno - 1
     lines[i] = lines[i].replace(f" {d.name}", f" {d.name}_renamed", 1)
     return "".join(lines)
 
 
 def _change_base(text: str, rng: random.Random) -> str | None:
-    classes = [d for d in _top_defs(text) if isinstance(d, ast.ClassDef)]
-    if not classes:
+    d, lines = _pick(text, rng, classes=True)
+    if d is None:
         return None
-    d = rng.choice(classes)
-    lines = text.splitlines(keepends=True)
     i = d.lineno - 1
     head = lines[i]
     if "(" in head:
