@@ -74,9 +74,9 @@
   right: [(list (_) @bind.value) (tuple (_) @bind.value) (set (_) @bind.value)]) @bind.element
 (augmented_assignment left: (identifier) @bind.target
   right: [(list (_) @bind.value) (tuple (_) @bind.value)]) @bind.element
-(assignment left: (subscript value: (identifier) @bind.target) right: (_) @bind.value) @bind.element
-(call function: (attribute object: (identifier) @bind.target
-                          attribute: (identifier) @_m (#any-of? @_m "append" "add" "insert" "setdefault"))
+(assignment left: (subscript value: [(identifier) (attribute)] @bind.target) right: (_) @bind.value) @bind.element
+(call function: (attribute object: [(identifier) (attribute)] @bind.target
+                          attribute: (identifier) @_m (#any-of? @_m "append" "appendleft" "add" "insert" "setdefault"))
   arguments: (argument_list (_) @bind.value .)) @bind.element
 (named_expression name: (identifier) @bind.target value: (_) @bind.value) @bind.assign
 (return_statement (_) @bind.value) @bind.return

@@ -24,7 +24,7 @@ from .values import (ARGS, BOUND, BUILTIN, BUILTIN_INST, CONTAINER, CONTAINER_CA
                      declared_type, ordered)
 
 # methods of a container value whose result is (one of) its elements, or the container
-_CONTAINER_METHODS = frozenset({"get", "pop", "setdefault", "values", "copy", "__getitem__",
+_CONTAINER_METHODS = frozenset({"get", "pop", "popleft", "setdefault", "values", "copy", "__getitem__",
                                 "find", "at", "shift", "__iter__"})
 _LITERAL_CONTAINERS = ("list", "tuple", "set", "dictionary", "array", "object")
 
@@ -445,11 +445,13 @@ class Resolver:
             if r[1] in m.prop:
                 return self.returns_of(r[1], depth + 1), "inferred"
             return {(BOUND, r[1])}, None
-        attrs = self.class_attrs(cls).get(name)
+        assigned, filled = self.class_attrs(cls)
+        attrs = assigned.get(name)
         vals: set = set()
         if attrs:
             for row in attrs:
                 vals |= self.binding_values(row, depth + 1)
+            vals.update(filled.get(name, ()))   # `self.x = []` filled by `self.x.append(v)`
         if r is None or m.kind.get(r[1]) in VALUE_KINDS:
             for base in self.mro(cls):
                 if base[0] == SYM:
@@ -529,13 +531,15 @@ class Resolver:
                 out.add((BUILTIN_INST, x[1]))
         return out
 
-    def class_attrs(self, cls: int) -> dict[str, list[tuple]]:
-        """`self.x = value` bindings of a class's methods (its bases' too), by attribute."""
-        return self.memo(("attrs", cls), None, False, {}, self._class_attrs, cls)
+    def class_attrs(self, cls: int) -> tuple[dict[str, list[tuple]], dict[str, list[tuple]]]:
+        """`self.x = value` bindings of a class's methods (its bases' too), by attribute; and
+        the containers its methods fill through `self.x` (`self.x.append(v)`), by attribute."""
+        return self.memo(("attrs", cls), None, False, ({}, {}), self._class_attrs, cls)
 
-    def _class_attrs(self, cls: int) -> dict[str, list[tuple]]:
+    def _class_attrs(self, cls: int) -> tuple[dict[str, list[tuple]], dict[str, list[tuple]]]:
         m = self.m
         out: dict[str, list[tuple]] = defaultdict(list)
+        filled: dict[str, list[tuple]] = defaultdict(list)
         for base in self.mro(cls):
             if base[0] != SYM:
                 continue
@@ -555,7 +559,12 @@ class Resolver:
                 for head, rest, row in m.attr_binds.get(s, ()):
                     if head == selfname and "." not in rest:
                         out[rest].append(row)
-        return out
+                if selfname:
+                    prefix = selfname + "."
+                    for key in m.elements.get(s, {}):
+                        if key.startswith(prefix) and "." not in key[len(prefix):]:
+                            filled[key[len(prefix):]].append((CONTAINER, s, key))
+        return out, filled
 
     def self_name(self, fn: int) -> str | None:
         return self.rules(self.m.fam.get(fn)).self_name(self, fn)

@@ -23,6 +23,29 @@ PY_VALUE_DECORATORS = frozenset({"property", "staticmethod", "classmethod", "cac
                                  "typing.overload", "override", "typing.override", "final",
                                  "functools.lru_cache", "lru_cache", "functools.cache", "cache",
                                  "contextlib.contextmanager", "contextmanager"})
+
+
+def _keeps_function(base: str) -> bool:
+    """Whether decorator `base` (as written, call arguments cut) is one of the well-known
+    decorators that leave the function callable as written (`property`, `contextmanager`),
+    or a property's setter / getter / deleter."""
+    return base in PY_VALUE_DECORATORS or base.endswith((".setter", ".getter", ".deleter"))
+
+
+def _repo_named(m, base: str) -> bool:
+    """Whether the repository defines a function or class named like decorator `base`."""
+    return any(m.kind.get(c) in FUNCTION_KINDS | CLASS_KINDS
+               for c in m.by_name.get(("python", base.rsplit(".", 1)[-1]), ()))
+
+
+def _defined_here(ev, scope, base: str, depth: int) -> bool:
+    """Whether decorator `base`, a well-known name, is the repository's own definition of
+    it (a project's own `contextmanager`), which is then followed like any decorator."""
+    if base.endswith((".setter", ".getter", ".deleter")) or not _repo_named(ev.m, base):
+        return False
+    return any(v[0] == SYM for v in ev.eval_text(scope, base, depth=depth + 1)[0])
+
+
 _CONSTANTS = ("None", "True", "False", "NotImplemented", "Ellipsis", "__debug__")
 # builtins whose call returns (something made of) their first argument
 _PASS_FIRST = ("staticmethod", "classmethod", "property", "iter", "reversed", "sorted",
@@ -223,7 +246,7 @@ class Python(Language):
         for dec in reversed(decos):
             text = dec.lstrip("@").strip()
             base = text.split("(", 1)[0]
-            if base in PY_VALUE_DECORATORS or base.endswith((".setter", ".getter", ".deleter")):
+            if _keeps_function(base) and not _defined_here(ev, scope, base, depth):
                 continue
             dv, _ = ev.eval_text(scope, text, depth=depth + 1)
             nv = set()
@@ -396,7 +419,7 @@ class Python(Language):
                 for dec in decos:
                     text = dec.lstrip("@").strip()
                     base = text.split("(", 1)[0]
-                    if base in PY_VALUE_DECORATORS or base.endswith((".setter", ".getter", ".deleter")):
+                    if _keeps_function(base) and not _repo_named(m, base):
                         continue
                     row = (scope, "arg", "<decorator>#0", text, "decorator", sid, m.line.get(sid))
                     flows[base.rsplit(".", 1)[-1]].append(row)
