@@ -3,6 +3,7 @@
     workbench index ROOT [--db FILE]           # cli/index.py: index, resolve, sql, stats, demo, callgraph
     workbench outline DB PATH [--format tags]  # cli/views.py: outline, tool, one command per tool
     workbench find_callers DB SYMBOL
+    workbench serve DB [--transport http]      # cli/serve.py: the tools over MCP
 
 Every view command prints exactly the text of the view it twins.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import index, views
+from . import index, serve, views
 from .common import fail
 
 
@@ -20,6 +21,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
     index.add_parsers(sub)
     views.add_parsers(sub)
+    serve.add_parsers(sub)
     return p
 
 
