@@ -26,7 +26,7 @@ SYMBOL_FIELDS = ("local_id", "kind", "name", "qualname", "parent_local", "start_
 # edge tuple layout (local): src_local, kind, dst_name, dst_local (or None), line, resolution
 EDGE_FIELDS = ("src_local", "kind", "dst_name", "dst_local", "line", "resolution")
 IMPORT_FIELDS = ("src_local", "module", "name", "alias", "line")
-# binding tuple layout (local; call-graph facts from `@bind.*` captures, read by resolve.py)
+# binding tuple layout (local; call-graph facts from `@bind.*` captures, read by workbench/resolve/)
 BINDING_FIELDS = ("src_local", "kind", "name", "value", "value_type", "value_local", "line")
 
 
@@ -622,7 +622,7 @@ class _ScopeFinder:
 
 
 class _LocalResolver:
-    """Same-file resolution of bare names and self/this members; cross-file is resolve.py."""
+    """Same-file resolution of bare names and self/this members; cross-file is workbench/resolve/."""
 
     def __init__(self, items: list[_Def], sym_rows: list, spec: LanguageSpec):
         self.spec = spec

@@ -58,6 +58,11 @@ TABLES: dict[str, tuple[Column, ...]] = {
         ("value_type", "VARCHAR", False, "its tree-sitter node type"),
         ("value_id", "BIGINT", False, "the symbol the value defines (a lambda), if any"),
         ("line", "INTEGER")),
+    "resolve_deps": _cols(   # what resolving each file read, for incremental runs
+        ("path", "VARCHAR", True),
+        ("files", "VARCHAR[]", False, "files whose rows its evaluation read"),
+        ("names", "VARCHAR[]", False, "name tokens it looked up (a:NAME, b:FAMILY:NAME, ...)"),
+        ("provides", "VARCHAR[]", False, "name tokens its own rows put into those indexes")),
     "call_candidates": _cols(  # edges.candidates unnested, kept by the resolver
         ("edge_id", "BIGINT", True), ("qualname", "VARCHAR", True),
         ("symbol_id", "BIGINT", False, "the candidate's symbol when it is in the repository")),

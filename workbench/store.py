@@ -13,7 +13,8 @@ from .schema import DDL, SCHEMA_VERSION  # noqa: F401  (the names the indexer us
 
 # derived from the one declaration in schema.py (the indexer's bulk writes use these)
 FILE_COLS = schema.columns("files")
-_TYPES = {t: schema.arrow_schema(t) for t in ("files", "symbols", "edges", "imports", "bindings", "calls")}
+_TYPES = {t: schema.arrow_schema(t)
+          for t in ("files", "symbols", "edges", "imports", "bindings", "resolve_deps", "calls")}
 
 
 def run(con, sql: str, params=None) -> list:
