@@ -204,7 +204,7 @@ def add_parsers(sub) -> None:
     s.set_defaults(func=cmd_stats)
 
     s = add_command(sub, "demo", "index the bundled sample repositories and summarise them",
-                    examples=("demo", "demo --out /tmp/demo_dbs"))
+                    examples=("demo", "demo --out ~/workbench-demo"))
     s.add_argument("--out", default="demo_dbs", metavar="DIR", help="folder for the databases (default: demo_dbs)")
     s.set_defaults(func=cmd_demo)
 
