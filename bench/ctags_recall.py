@@ -6,7 +6,10 @@ For every corpus (real code fetched at run time, see CORPORA) it runs ctags with
 default kinds and the index without cross-file resolution, then counts a ctags tag as
 found when a symbol of the same file has the same name (whitespace aside, the last part of
 a qualified name) and the tag's line lies in the symbol's header: from its start line to
-the line its body starts on (to its end line when it has no body).
+the line its body starts on (to its end line when it has no body). Two ctags spellings are
+read as the names they stand for: a Ruby `alias` tag lacks a trailing `?`, `!` or `=`
+(`alias :key? :has_key?` gives `key`), so the symbol may have one; a Lua tag keeps the
+punctuation before the name (`{iter=function()` gives `{iter`), which is dropped.
 
 Kinds not counted, and why (everything else ctags emits by default is counted):
 
@@ -40,9 +43,13 @@ Kinds not counted, and why (everything else ctags emits by default is counted):
     query, as for JavaScript), and `method` tags on a line without `fun`:
     ctags makes each lambda parameter (`{ (key, value) -> .. }`) a `method` of a `<lambda>`
     scope, and some loop variables (`for (i in xs)`) and `when (val x = ..)` subjects too.
-  * Lua: a `function` tag on a line without the word `function`: ctags' Lua parser takes an
-    assignment from a call of a name starting with `function` (`fun = function_arg(1, fun)`)
-    for a definition.
+  * Lua: a `function` tag on a line that does not define it (`function NAME(` or
+    `NAME = function`): ctags' Lua parser reads lines, not syntax, and takes any line with
+    an `=` and the letters `function` anywhere (in a string, a comment, a longer name) for a
+    definition named after the text before the `=`: `fun = function_arg(1, fun)`,
+    `local fstr = 'return function(' .. args`, `line = line:gsub(p, function(s) ..)`,
+    `["false"] = true, ["function"] = true`. (Its names keep the punctuation before them,
+    `{iter=function()` gives `{iter`; the bench drops it before matching.)
   * Ruby: a `constant` tag on a line that does not assign it: ctags' Ruby parser takes
     uses of a constant as a hash key or in a comparison (`CONTENT_LENGTH => '0'`,
     `CHUNKED == x`) for definitions.
@@ -294,6 +301,19 @@ def _only_in_parentheses(name: str, pattern: str) -> bool:
     return found
 
 
+def _lua_name(name: str) -> str:
+    """ctags' Lua parser names a definition after the text before its `=`, punctuation
+    included: `return setmetatable({iter=function()` gives `{iter`."""
+    return name.lstrip("{(,;")
+
+
+def _lua_defines(name: str, pattern: str) -> bool:
+    """Whether a Lua line defines `name`: `function NAME(`, or `NAME = function`."""
+    n = re.escape(_lua_name(name))
+    return bool(re.search(r"\bfunction\s+" + n + r"\s*\(", pattern)
+                or re.search(r"(?<![\w.:])" + n + r"\s*=\s*function\b", pattern))
+
+
 def _excluded(t: dict, kind: str, root: str, ctx: dict) -> str | None:
     """Why a ctags tag is not counted (see the module docstring), or None."""
     clang, name, macros = t["clang"], t["name"], ctx["macros"]
@@ -313,7 +333,7 @@ def _excluded(t: dict, kind: str, root: str, ctx: dict) -> str | None:
         return "local"
     if clang == "Kotlin" and kind == "method" and not re.search(r"\bfun\b", t.get("pattern", "")):
         return "Kotlin lambda or loop parameter"
-    if clang == "Lua" and not re.search(r"\bfunction\b(?!_)", t.get("pattern", "")):
+    if clang == "Lua" and not _lua_defines(name, t.get("pattern", "")):
         return "not declared on its line"
     if clang == "Ruby" and kind == "constant" and not re.search(
             r"\b" + re.escape(name) + r"\s*(?:\|\||&&)?=(?![=>~])", t.get("pattern", "")):
@@ -394,8 +414,13 @@ def score(name: str, root: str, exe: str, misses: int, by_kind: bool) -> dict:
             continue
         lang = paths.get(t["path"])
         line = t.get("line", 0)
-        ok = any(s <= line <= h or line == e
-                 for s, h, e in have.get((t["path"], _norm(t["name"])), ()))
+        tag_name = _lua_name(t["name"]) if t["clang"] == "Lua" else t["name"]
+        # ctags' Ruby parser drops a trailing `?`, `!` or `=` from an `alias` name
+        # (`alias :key? :has_key?` gives `key`): any of them may follow
+        spellings = [tag_name] + ([tag_name + c for c in "?!="]
+                                  if t["clang"] == "Ruby" and kind == "alias" else [])
+        ok = any(s <= line <= h or line == e for nm in spellings
+                 for s, h, e in have.get((t["path"], _norm(nm)), ()))
         c = counts[(lang, kind)]
         c[0] += 1
         c[1] += ok

@@ -42,3 +42,33 @@ def test_functions_written_as_values():
         ("function", "path.common_prefix.compare", 15, 15),
         ("function", "path.common_prefix.opts.sort", 16, 16),
     ]
+
+
+# functions stored under a computed key, in the shape of a date class that defines one
+# accessor per field in a loop
+COMPUTED_KEYS = """\
+local Date = {}
+for _, c in ipairs{'year', 'month', 'day'} do
+    Date[c] = function(self, val)
+        if val then self.tab[c] = val end
+        return self.tab[c]
+    end
+end
+Date["tz-offset"] = function(self) return 0 end
+local handlers = {
+    [Date] = function(d) return d end,
+    format = function(d) return tostring(d) end,
+}
+return Date
+"""
+
+
+def test_functions_under_computed_keys():
+    ex = snippet("pl/Date.lua", COMPUTED_KEYS, "lua")
+    rows = [(s["kind"], s["qualname"].removeprefix("pl.Date."), s["start_line"], s["end_line"])
+            for s in ex.symbols[1:]]
+    assert rows == [
+        ("function", "Date[c]", 3, 6),            # named as written: one function per key
+        ("function", "tz-offset", 8, 8),          # a string key names the function
+        ("function", "format", 11, 11),           # `[Date] = function` is not named `Date`
+    ]

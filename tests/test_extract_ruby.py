@@ -11,6 +11,7 @@ module Rack
     ALLOWED_SCHEMES = %w[https http].freeze
     attr_reader :env, :params
     attr_accessor :ip_filter
+    attr_writer :options
 
     def initialize(env)
       @env = env
@@ -36,10 +37,12 @@ def test_constants_accessors_and_aliases():
         ("class", "Rack.Request", 3),
         ("constant", "Rack.Request.ALLOWED_SCHEMES", 4),
         ("property", "Rack.Request.env", 5), ("property", "Rack.Request.params", 5),
-        ("property", "Rack.Request.ip_filter", 6),
-        ("method", "Rack.Request.initialize", 8),     # a comparison with a constant defines none
-        ("method", "Rack.Request.has_key?", 13),
-        ("method", "Rack.Request.key?", 14),
-        ("method", "Rack.Request.member?", 15),
-        ("constant", "RELEASE", 18),
+        # `attr_accessor` defines a reader and a writer, `attr_writer` only the writer
+        ("property", "Rack.Request.ip_filter", 6), ("property", "Rack.Request.ip_filter=", 6),
+        ("property", "Rack.Request.options=", 7),
+        ("method", "Rack.Request.initialize", 9),     # a comparison with a constant defines none
+        ("method", "Rack.Request.has_key?", 14),
+        ("method", "Rack.Request.key?", 15),
+        ("method", "Rack.Request.member?", 16),
+        ("constant", "RELEASE", 19),
     ]

@@ -57,6 +57,10 @@ class _Compiled:
         self.query = Query(lang, "\n".join(parts)) if parts else None
         self.errors = Query(lang, "(ERROR) @error (MISSING) @missing")
         self.roles: dict[int, tuple] = {}   # pattern index -> _role_of(...)
+        # pattern index -> text appended to the names it defines, `(#set! name.suffix "=")`
+        self.name_suffix: dict[int, str] = {} if self.query is None else {
+            i: v for i in range(self.query.pattern_count)
+            if (v := (self.query.pattern_settings(i) or {}).get("name.suffix"))}
 
 
 _COMPILED: dict[str, _Compiled] = {}
@@ -162,7 +166,7 @@ _LICENSE = re.compile(r"copyright|licen[cs]e|spdx-", re.I)
 class _Def:
     __slots__ = ("node", "kind", "decl", "name_node", "decorators", "body", "doc", "qualifier",
                  "start", "start_row", "end", "truncated", "extended", "recovered", "parent",
-                 "idx", "label")
+                 "idx", "label", "suffix")
 
     def __init__(self, node, kind, decl, name_node):
         self.node = node
@@ -178,6 +182,7 @@ class _Def:
         self.recovered = False
         self.parent = None
         self.label = None               # set for anonymous definitions (`<lambdaN>`)
+        self.suffix = ""                # appended to the name (`(#set! name.suffix "=")`)
 
 
 def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
@@ -204,7 +209,7 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
             rows.error_count = n
             rows.status = "partial" if n else "ok"
 
-    defs: dict[tuple[int, int], _Def] = {}
+    defs: dict[tuple[int, int, str], _Def] = {}
     relations: list[tuple[tuple[int, int], str, object]] = []
     docs: dict[tuple[int, int], object] = {}
     calls: list = []
@@ -233,13 +238,17 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
             def_kind = role[1]
             node = caps[def_kind][0]
             nn = name_nodes[0]
-            key = (nn.start_byte, nn.end_byte)
+            # a pattern that appends a suffix defines a second symbol of the same name
+            # node (Ruby `attr_accessor :x` defines `x` and `x=`)
+            suffix = c.name_suffix.get(_pattern, "")
+            key = (nn.start_byte, nn.end_byte, suffix)
             d = defs.get(key)
             # the widest node wins; for the same node a definition wins over a declaration
             # (a grammar without a `body` field cannot say "no body" in a pattern)
             if d is None or (node.end_byte - node.start_byte) > (d.node.end_byte - d.node.start_byte) or (
                     d.decl and d.node == node and def_kind.startswith("definition.")):
                 nd = _Def(node, def_kind.split(".", 1)[1], def_kind.startswith("declaration."), nn)
+                nd.suffix = suffix
                 if d is not None:
                     nd.decorators = d.decorators
                     nd.body = d.body
@@ -254,7 +263,7 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
             if "qualifier" in caps and d.qualifier is None:
                 d.qualifier = caps["qualifier"][0]
             if "doc" in caps:
-                docs[key] = caps["doc"][0]
+                docs[key[:2]] = caps["doc"][0]
         elif code == _REL:
             name_nodes = caps["name"]
             key = (name_nodes[0].start_byte, name_nodes[0].end_byte)
@@ -341,7 +350,7 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
         kind = d.kind
         if kind == "function" and parent is not None and parent.kind in class_kinds:
             kind = "method"
-        name = d.label or _text(data, d.name_node.start_byte, d.name_node.end_byte)
+        name = (d.label or _text(data, d.name_node.start_byte, d.name_node.end_byte)) + d.suffix
         parts = []
         p = parent
         while p is not None:

@@ -12,5 +12,18 @@
   (assignment_statement
     (variable_list . name: (identifier) @name .)
     (expression_list . value: (function_definition) .))) @definition.function
-; a function in a table constructor: `{ column_names = function(self) .. end }`
-(field name: (identifier) @name value: (function_definition)) @definition.function
+; a function in a table constructor: `{ column_names = function(self) .. end }` (not one
+; under a computed key, `{ [k] = function() .. end }`)
+(field name: (identifier) @name value: (function_definition)
+  (#not-match? @definition.function "^\\[")) @definition.function
+; a function stored under a computed key: `M["x-y"] = function() .. end` is named `x-y`;
+; `Date[c] = function(self, val) .. end` (one function per key of a loop) is named as written,
+; `Date[c]`
+(assignment_statement
+  (variable_list . name: (bracket_index_expression field: (string content: (string_content) @name)) .)
+  (expression_list . value: (function_definition) .)) @definition.function
+(assignment_statement
+  (variable_list . name: (bracket_index_expression
+    field: [(identifier) (dot_index_expression) (bracket_index_expression) (function_call)
+            (number) (binary_expression) (parenthesized_expression)]) @name .)
+  (expression_list . value: (function_definition) .)) @definition.function

@@ -7,11 +7,16 @@
 (assignment left: (constant) @name) @definition.constant
 (assignment left: (scope_resolution name: (constant) @name)) @definition.constant
 
-; `attr_reader :app, :body` / `attr_accessor` / `attr_writer`: one property per name (spec
-; `name_strip`: `:app` is named `app`).
+; `attr_reader :app, :body` / `attr_accessor` / `attr_writer`: one property per method they
+; define (spec `name_strip`: `:app` is named `app`): a reader `app`, a writer `app=`
+; (`attr_accessor` defines both).
 (call
-  method: (identifier) @_m (#any-of? @_m "attr_reader" "attr_writer" "attr_accessor")
+  method: (identifier) @_m (#any-of? @_m "attr_reader" "attr_accessor")
   arguments: (argument_list (simple_symbol) @name)) @definition.property
+(call
+  method: (identifier) @_m (#any-of? @_m "attr_writer" "attr_accessor")
+  arguments: (argument_list (simple_symbol) @name)
+  (#set! name.suffix "=")) @definition.property
 
 ; `alias new_name old_name` / `alias_method :new_name, :old_name`: a method of that name.
 (alias name: (_) @name) @definition.function
