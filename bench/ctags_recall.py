@@ -357,7 +357,7 @@ def _excluded(t: dict, kind: str, root: str, ctx: dict) -> str | None:
             return "import"
         if kind in ("variable", "constant") and re.search(
                 r"\bfor\s*(?:await\s*)?\(\s*(?:const|let|var)\s+" + re.escape(name) + r"\b", t.get("pattern", "")):
-            return "local"
+            return "loop variable"
         if kind in ("variable", "constant") and _REQUIRE.search(t.get("pattern", "")):
             return "require() import"
         if kind in ("variable", "constant") and not re.search(

@@ -273,3 +273,40 @@ export interface Builder<T> {
     assert rows == [("interface", "core.ctor.Builder", 1, False),
                     ("method", "core.ctor.Builder.new", 2, True),
                     ("method", "core.ctor.Builder.init", 3, True)]
+
+
+def test_parameter_properties_are_fields_of_the_class():
+    # `constructor(public val: string) {}` in a class declared inside a test callback, and a
+    # service whose constructor declares its dependencies as parameter properties
+    ex = snippet("tests/instanceof.test.ts", """\
+test("instanceof", async () => {
+  abstract class AbstractBar {
+    constructor(public val: string) {}
+  }
+});
+export class Store {
+  count = 0;
+  constructor(
+    private readonly http: Client,
+    protected cache?: Map<string, number>,
+    retries: number,
+  ) {
+    this.count = retries;
+  }
+}
+""", "typescript")
+    rows = [(s["kind"], s["qualname"].removeprefix("tests.instanceof."), s["start_line"],
+             s["signature"], s["visibility"]) for s in ex.symbols[1:] if s["kind"] != "function"]
+    assert rows == [
+        ("class", "AbstractBar", 2, "abstract class AbstractBar", "public"),
+        ("method", "AbstractBar.constructor", 3, "constructor(public val: string)", "public"),
+        ("field", "AbstractBar.val", 3, "public val: string", "public"),
+        ("class", "Store", 6, "export class Store", "public"),
+        ("field", "Store.count", 7, "count = 0", "public"),
+        ("method", "Store.constructor", 8,
+         "constructor( private readonly http: Client, protected cache?: Map<string, number>, retries: number, )",
+         "public"),
+        # a plain parameter (`retries`) is no field
+        ("field", "Store.http", 9, "private readonly http: Client", "private"),
+        ("field", "Store.cache", 10, "protected cache?: Map<string, number>", "protected"),
+    ]

@@ -57,10 +57,12 @@ class _Compiled:
         self.query = Query(lang, "\n".join(parts)) if parts else None
         self.errors = Query(lang, "(ERROR) @error (MISSING) @missing")
         self.roles: dict[int, tuple] = {}   # pattern index -> _role_of(...)
-        # pattern index -> text appended to the names it defines, `(#set! name.suffix "=")`
-        self.name_suffix: dict[int, str] = {} if self.query is None else {
-            i: v for i in range(self.query.pattern_count)
-            if (v := (self.query.pattern_settings(i) or {}).get("name.suffix"))}
+        # pattern index -> its `(#set! key "value")` settings, for the patterns that have some:
+        # `name.suffix` (text appended to the names it defines), `parent` ("class": the
+        # symbol belongs to the nearest enclosing class, not the function it is written in)
+        self.settings: dict[int, dict] = {} if self.query is None else {
+            i: st for i in range(self.query.pattern_count)
+            if (st := self.query.pattern_settings(i))}
 
 
 _COMPILED: dict[str, _Compiled] = {}
@@ -166,7 +168,7 @@ _LICENSE = re.compile(r"copyright|licen[cs]e|spdx-", re.I)
 class _Def:
     __slots__ = ("node", "kind", "decl", "name_node", "decorators", "body", "doc", "qualifier",
                  "start", "start_row", "end", "truncated", "extended", "recovered", "parent",
-                 "idx", "label", "suffix")
+                 "idx", "label", "suffix", "in_class")
 
     def __init__(self, node, kind, decl, name_node):
         self.node = node
@@ -183,6 +185,7 @@ class _Def:
         self.parent = None
         self.label = None               # set for anonymous definitions (`<lambdaN>`)
         self.suffix = ""                # appended to the name (`(#set! name.suffix "=")`)
+        self.in_class = False           # parent is the nearest class (`(#set! parent "class")`)
 
 
 def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
@@ -240,7 +243,8 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
             nn = name_nodes[0]
             # a pattern that appends a suffix defines a second symbol of the same name
             # node (Ruby `attr_accessor :x` defines `x` and `x=`)
-            suffix = c.name_suffix.get(_pattern, "")
+            settings = c.settings.get(_pattern) or {}
+            suffix = settings.get("name.suffix", "")
             key = (nn.start_byte, nn.end_byte, suffix)
             d = defs.get(key)
             # the widest node wins; for the same node a definition wins over a declaration
@@ -249,6 +253,7 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
                     d.decl and d.node == node and def_kind.startswith("definition.")):
                 nd = _Def(node, def_kind.split(".", 1)[1], def_kind.startswith("declaration."), nn)
                 nd.suffix = suffix
+                nd.in_class = settings.get("parent") == "class"
                 if d is not None:
                     nd.decorators = d.decorators
                     nd.body = d.body
@@ -328,6 +333,8 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
         if parent is not None and d.end > parent.end:
             d.end = parent.end          # error recovery ran past the parent: clip
             d.truncated = True
+        while d.in_class and parent is not None and parent.kind not in spec.class_kinds:
+            parent = parent.parent      # written in a constructor, a member of its class
         d.parent = parent
         d.idx = len(sym_rows)
         stack.append(d)

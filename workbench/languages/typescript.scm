@@ -23,6 +23,16 @@
 (class_body (public_field_definition name: (_) @name) @definition.field)
 (class_body (public_field_definition decorator: (decorator) @decorator name: (_) @name) @definition.field)
 
+; Parameter properties (`constructor(private readonly db: Db, public val: string)`): fields
+; of the class, not of the constructor they are written in.
+(method_definition
+  name: (property_identifier) @_ctor (#eq? @_ctor "constructor")
+  parameters: (formal_parameters
+    [(required_parameter [(accessibility_modifier) "readonly" (override_modifier)] pattern: (identifier) @name)
+     (optional_parameter [(accessibility_modifier) "readonly" (override_modifier)] pattern: (identifier) @name)]
+    @definition.field)
+  (#set! parent "class"))
+
 ; Ambient declarations (`declare const x: T;`, `export declare let y: U;`, `declare var z;`),
 ; the bulk of a `.d.ts` file.
 (ambient_declaration (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name))) @declaration.constant
