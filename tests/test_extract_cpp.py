@@ -123,3 +123,66 @@ void build() { auto n = new app::core::Node(); auto b = make<int>(1); }
     assert ex.calls("src.x.app.core.Node.operator==") == ["this->same"]
     assert ex.row("src.x.app.core.Id") == ("type", "src.x.app.core.Id", 10, 10, "using Id = unsigned long", None)
     assert ex.calls("src.x.build") == ["app::core::Node", "make"]
+
+
+# shapes of a formatting library's and a test framework's headers: static data members of
+# class templates defined after the class, out-of-line members of class templates, and
+# explicit specializations of function templates
+TEMPLATES = """\
+namespace testing {
+template <typename T>
+class TypeIdHelper {
+ public:
+  static bool dummy_;
+  void reset();
+};
+template <typename T>
+bool TypeIdHelper<T>::dummy_ = false;
+template <typename T>
+void TypeIdHelper<T>::reset() { dummy_ = false; }
+
+template <typename T> struct data {
+  static constexpr uint64_t pow10[] = {1, 10};
+};
+template <typename T> constexpr uint64_t data<T>::pow10[];
+template <typename T> const T* WithParam<T>::parameter_ = nullptr;
+
+template <typename T> constexpr auto num_bits() -> int { return 8; }
+template <> constexpr auto num_bits<int128_opt>() -> int { return 128; }
+template <> inline void fputs<wchar_t>(const wchar_t* chars, FILE* stream) {
+  std::fputws(chars, stream);
+}
+}
+"""
+
+
+def test_class_template_members_defined_outside_and_explicit_specializations():
+    ex = snippet("fmt/format.h", TEMPLATES, "cpp")
+    rows = [(s["kind"], s["qualname"].removeprefix("fmt.format.testing."), s["start_line"],
+             s["end_line"], s["is_declaration"]) for s in ex.symbols[2:]]
+    assert rows == [
+        ("class", "TypeIdHelper", 2, 7, False),
+        ("field", "TypeIdHelper.dummy_", 5, 5, False),
+        ("method", "TypeIdHelper.reset", 6, 6, True),
+        # the scope's template arguments are not part of the name
+        ("field", "TypeIdHelper.dummy_", 8, 9, False),
+        ("function", "TypeIdHelper.reset", 10, 11, False),   # a method once indexed (below)
+        ("struct", "data", 13, 15, False),
+        ("field", "data.pow10", 14, 14, False),
+        ("field", "data.pow10", 16, 16, True),        # no value: the in-class one has it
+        ("field", "WithParam.parameter_", 17, 17, False),
+        ("function", "num_bits", 19, 19, False),
+        ("function", "num_bits", 20, 20, False),      # named after its template
+        ("function", "fputs", 21, 23, False),
+    ]
+
+
+def test_out_of_line_members_of_class_templates_are_methods(tmp_path):
+    import workbench
+    (tmp_path / "fmt").mkdir()
+    (tmp_path / "fmt/format.h").write_text(TEMPLATES)
+    wb = workbench.index(tmp_path, db=str(tmp_path / "i.duckdb"), progress=False)
+    kinds = wb.sql("SELECT kind, start_line FROM symbols WHERE qualname = ? ORDER BY 2",
+                   params=["fmt.format.testing.TypeIdHelper.reset"]).fetchall()
+    wb.close()
+    assert kinds == [("method", 6), ("method", 10)]

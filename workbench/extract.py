@@ -343,6 +343,8 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
     _label_anonymous(items)
     if "node_labels" in spec.extra:
         _label_by_node_type(data, items, spec.extra["node_labels"])
+    if "qualified_names" in spec.extra:   # `buffer<T>::append` names `buffer::append`
+        _label_qualified(data, items, spec.extra["qualified_names"], spec.extra.get("node_labels", {}))
     if "name_strip" in spec.extra:        # `:app` names `app` (Ruby symbols)
         strip = spec.extra["name_strip"]
         for d in items:
@@ -740,6 +742,31 @@ def _label_by_node_type(data: bytes, items: list[_Def], labels: dict) -> None:
             part = d.name_node.child_by_field_name(rule[1])
             if part is not None:
                 d.label = rule[0] + _collapse(_text(data, part.start_byte, part.end_byte))
+
+
+def _label_qualified(data: bytes, items: list[_Def], rules: dict, labels: dict) -> None:
+    """Name definitions whose name node is a qualified name of a type in `rules` part by
+    part, a scope part of the rule's type by its `name` field (`A<T>::B<int>::f` is
+    `A::B::f`); only names that hold such a scope get a label."""
+    for d in items:
+        scope_type = rules.get(d.name_node.type)
+        if scope_type is None or d.label is not None:
+            continue
+        parts, n, dropped = [], d.name_node, False
+        while n is not None and n.type == d.name_node.type:
+            scope = n.child_by_field_name("scope")
+            if scope is not None and scope.type == scope_type and scope.child_by_field_name("name"):
+                scope, dropped = scope.child_by_field_name("name"), True
+            if scope is not None:
+                parts.append(_text(data, scope.start_byte, scope.end_byte))
+            n = n.child_by_field_name("name")
+        if not dropped or n is None:
+            continue
+        rule = labels.get(n.type)
+        part = n.child_by_field_name(rule[1]) if rule is not None and rule[1] else None
+        last = rule[0] + _collapse(_text(data, part.start_byte, part.end_byte)) if part is not None else (
+            _text(data, n.start_byte, n.end_byte))
+        d.label = "::".join(parts + [last])
 
 
 def _emit_bindings(data: bytes, binds: list, items: list[_Def], rows: FileRows) -> None:

@@ -65,6 +65,9 @@ class LanguageSpec:
     # the generic rule (see docs/queries.md) runs too, and the query file only adds to it
     generic_rule: bool = False
     # extra["name_strip"]: {name node type: characters stripped from the front of the name}
+    # extra["qualified_names"]: {name node type: scope node type}: a name of that type is read
+    # part by part (its `scope` and `name` fields), a scope of the second type by its own
+    # `name` field, dropping what else it holds (C++ template arguments)
     # extra["node_labels"]: {name node type: (prefix, field)}: a symbol whose name node has
     # that type is named prefix + the text of the node's field (`operator bool`), or prefix
     # alone when field is None
@@ -101,8 +104,11 @@ _add(LanguageSpec("c", "c", (".c", ".h"), query="c", visibility="static", macro_
 _add(LanguageSpec("cpp", "cpp", (".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++",
                                  ".ipp", ".tpp"), query="cpp", out_of_line_methods=True,
                   macro_repair=True,
-                  # a conversion operator's name node spans its parameters: name it by its type
-                  extra={"node_labels": {"operator_cast": ("operator ", "type")}}))
+                  # a conversion operator's name node spans its parameters: name it by its type;
+                  # an out-of-line definition's scope drops its template arguments
+                  # (`buffer<T>::append` is `buffer.append`, a method of `buffer`)
+                  extra={"node_labels": {"operator_cast": ("operator ", "type")},
+                         "qualified_names": {"qualified_identifier": "template_type"}}))
 
 _add(LanguageSpec("csharp", "csharp", (".cs",), query="csharp",
                   # an operator's name is `operator ` + its operator or target type, a destructor's `~Name`

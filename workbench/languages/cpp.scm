@@ -75,6 +75,14 @@
                  (pointer_declarator declarator: (function_declarator declarator: [(identifier) (qualified_identifier)] @name))
                  (reference_declarator (function_declarator declarator: [(identifier) (qualified_identifier)] @name))])) @declaration.function
 (template_declaration (alias_declaration name: (type_identifier) @name)) @definition.type
+; Explicit specializations (`template <> constexpr auto digits10<int128_opt>() -> int {..}`,
+; `template <> inline void fputs<wchar_t>(..) {..}`): named after their template, `digits10`.
+(template_declaration
+  (function_definition
+    declarator: [(function_declarator declarator: (template_function name: (identifier) @name))
+                 (pointer_declarator declarator: (function_declarator declarator: (template_function name: (identifier) @name)))
+                 (reference_declarator (function_declarator declarator: (template_function name: (identifier) @name)))]
+    body: (compound_statement) @body)) @definition.function
 
 ; `using Id = std::string;` at file, namespace or class scope, also in #if blocks (not local
 ; aliases).
@@ -104,6 +112,41 @@
 (field_declaration
   declarator: [(reference_declarator (field_identifier) @name)
                (reference_declarator (pointer_declarator declarator: (field_identifier) @name))]) @definition.field
+
+; ---------------------------------------------------------------- static data members
+; Defined outside their class (the spec's `qualified_names` drops the template arguments of
+; the scope: `Helper<T>::dummy_` is `Helper.dummy_`): with a value they are definitions
+; (`bool TypeIdHelper<T>::dummy_ = false;`, `const T* W<T>::param_ = nullptr;`); without one
+; (`const bool IsHashTable<T>::value;`, `constexpr CharT lit<CharT, C...>::value[N];`, the
+; out-of-line twin of an in-class constant) declarations, so a lookup shows the member's
+; declaration in its class first. The name ends in `Scope::member` (error recovery in a
+; macro's body can make a qualified name of other text).
+(declaration
+  declarator: (init_declarator
+    declarator: [(qualified_identifier) @name
+                 (pointer_declarator declarator: (qualified_identifier) @name)
+                 (reference_declarator (qualified_identifier) @name)
+                 (array_declarator declarator: (qualified_identifier) @name)])
+  (#match? @name "[\\w>]::[A-Za-z_]\\w*$")) @definition.field
+(template_declaration
+  (declaration
+    declarator: (init_declarator
+      declarator: [(qualified_identifier) @name
+                   (pointer_declarator declarator: (qualified_identifier) @name)
+                   (reference_declarator (qualified_identifier) @name)
+                   (array_declarator declarator: (qualified_identifier) @name)]))
+  (#match? @name "[\\w>]::[A-Za-z_]\\w*$")) @definition.field
+(declaration
+  declarator: [(qualified_identifier) @name
+               (pointer_declarator declarator: (qualified_identifier) @name)
+               (array_declarator declarator: (qualified_identifier) @name)]
+  (#match? @name "[\\w>]::[A-Za-z_]\\w*$")) @declaration.field
+(template_declaration
+  (declaration
+    declarator: [(qualified_identifier) @name
+                 (pointer_declarator declarator: (qualified_identifier) @name)
+                 (array_declarator declarator: (qualified_identifier) @name)])
+  (#match? @name "[\\w>]::[A-Za-z_]\\w*$")) @declaration.field
 
 ; ---------------------------------------------------------------- heritage
 
