@@ -99,3 +99,38 @@ def test_small_files():
     e = snippet("p.cs", "class A {\n  public int P { get; set; }\n  private int f = 1;\n}\n", "csharp")
     assert [(s["kind"], s["qualname"]) for s in e.symbols[1:]] == [
         ("class", "p.A"), ("property", "p.A.P"), ("field", "p.A.f")]
+
+
+def test_a_file_scoped_namespace_holds_the_rest_of_the_file():
+    # the shape of a collection class of a runtime-bridge library: usings, a file-scoped
+    # namespace, an attribute before the class
+    e = snippet("src/runtime/Util/EventHandlerCollection.cs", """\
+using System;
+using System.Collections.Generic;
+
+namespace Python.Runtime;
+
+[Serializable]
+internal class EventHandlerCollection: Dictionary<object, List<Handler>>
+{
+    readonly EventInfo info;
+
+    /// <summary>
+    /// Register a new event handler.
+    /// </summary>
+    internal bool AddEventHandler(object target) => Add(target);
+}
+
+internal delegate void Handler(object sender);
+""", "csharp")
+    rows = [(s["kind"], s["qualname"].removeprefix("src.runtime.Util.EventHandlerCollection."),
+             s["start_line"], s["end_line"]) for s in e.symbols[1:]]
+    assert rows == [
+        ("namespace", "Python.Runtime", 4, 17),               # to the end of the file
+        ("class", "Python.Runtime.EventHandlerCollection", 6, 15),
+        ("field", "Python.Runtime.EventHandlerCollection.info", 9, 9),
+        ("method", "Python.Runtime.EventHandlerCollection.AddEventHandler", 14, 14),
+        ("type", "Python.Runtime.Handler", 17, 17),
+    ]
+    assert e.find("src.runtime.Util.EventHandlerCollection.Python.Runtime")["signature"] == (
+        "namespace Python.Runtime")

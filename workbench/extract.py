@@ -59,7 +59,8 @@ class _Compiled:
         self.roles: dict[int, tuple] = {}   # pattern index -> _role_of(...)
         # pattern index -> its `(#set! key "value")` settings, for the patterns that have some:
         # `name.suffix` (text appended to the names it defines), `parent` ("class": the
-        # symbol belongs to the nearest enclosing class, not the function it is written in)
+        # symbol belongs to the nearest enclosing class, not the function it is written in),
+        # `extent` ("file": the symbol spans to the end of the file, what follows nests in it)
         self.settings: dict[int, dict] = {} if self.query is None else {
             i: st for i in range(self.query.pattern_count)
             if (st := self.query.pattern_settings(i))}
@@ -168,7 +169,7 @@ _LICENSE = re.compile(r"copyright|licen[cs]e|spdx-", re.I)
 class _Def:
     __slots__ = ("node", "kind", "decl", "name_node", "decorators", "body", "doc", "qualifier",
                  "start", "start_row", "end", "truncated", "extended", "recovered", "parent",
-                 "idx", "label", "suffix", "in_class")
+                 "idx", "label", "suffix", "in_class", "to_file_end")
 
     def __init__(self, node, kind, decl, name_node):
         self.node = node
@@ -186,6 +187,7 @@ class _Def:
         self.label = None               # set for anonymous definitions (`<lambdaN>`)
         self.suffix = ""                # appended to the name (`(#set! name.suffix "=")`)
         self.in_class = False           # parent is the nearest class (`(#set! parent "class")`)
+        self.to_file_end = False        # spans to the end of the file (`(#set! extent "file")`)
 
 
 def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
@@ -254,6 +256,7 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
                 nd = _Def(node, def_kind.split(".", 1)[1], def_kind.startswith("declaration."), nn)
                 nd.suffix = suffix
                 nd.in_class = settings.get("parent") == "class"
+                nd.to_file_end = settings.get("extent") == "file"
                 if d is not None:
                     nd.decorators = d.decorators
                     nd.body = d.body
@@ -303,6 +306,8 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
         d.start = s
         d.start_row = row
         d.end = d.node.end_byte
+        if d.to_file_end:               # C# `namespace A.B;` holds the rest of the file
+            d.end, d.extended = file_end, True
     lexical_module_doc = None
     if rows.status == "partial" and spec.indent_repair:
         from .languages.indent_repair import leading_docstring, repair

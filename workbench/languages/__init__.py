@@ -21,6 +21,9 @@ Capture names understood by the extractor (see docs/queries.md):
   ``(#set! import.name "default")``.
 * ``@package``: the file's package/namespace (Java).
 * ``@comment``: comments, used for leading-comment docs.
+* settings of a definition pattern: ``(#set! name.suffix "=")`` (appended to the name, a
+  symbol of its own), ``(#set! parent "class")`` (belongs to the nearest enclosing class),
+  ``(#set! extent "file")`` (spans to the end of the file).
 
 A query file may start with ``; inherits: ecma, jsx`` to include shared query files
 (each once, before its own patterns).

@@ -2,10 +2,11 @@
 ; Capture names: see workbench/languages/__init__.py.
 
 ; ---------------------------------------------------------------- namespaces and types
-; `namespace A.B { }` reads `A.B`; a file-scoped `namespace A.B;` holds the rest of the file.
+; `namespace A.B { }` reads `A.B`; a file-scoped `namespace A.B;` holds the rest of the file
+; (`extent "file"`: its symbol spans to the end of the file, what follows nests in it).
 
 (namespace_declaration name: (_) @name body: (declaration_list) @body) @definition.namespace
-(file_scoped_namespace_declaration name: (_) @name) @definition.namespace
+(file_scoped_namespace_declaration name: (_) @name (#set! extent "file")) @definition.namespace
 
 (class_declaration name: (identifier) @name body: (declaration_list) @body) @definition.class
 (struct_declaration name: (identifier) @name body: (declaration_list) @body) @definition.struct
