@@ -134,3 +134,45 @@ internal delegate void Handler(object sender);
     ]
     assert e.find("src.runtime.Util.EventHandlerCollection.Python.Runtime")["signature"] == (
         "namespace Python.Runtime")
+
+
+def test_conditionals_splitting_a_parameter_list_or_a_statement():
+    # a finalizer queue's shape: a parameter only under `#if TRACE_ALLOC`, a `lock` only
+    # under `#if FINALIZER_CHECK` before its block
+    e = snippet("src/runtime/Finalizer.cs", """\
+using System;
+
+namespace Python.Runtime
+{
+    public class Finalizer
+    {
+        internal void AddFinalizedObject(ref IntPtr obj, int run
+#if TRACE_ALLOC
+                                         , StackTrace stackTrace
+#endif
+        )
+        {
+#if FINALIZER_CHECK
+            lock (_queueLock)
+#endif
+            {
+                _objQueue.Enqueue(obj);
+            }
+        }
+
+        internal void DisposeAll() { }
+    }
+}
+""", "csharp")
+    rows = [(s["kind"], s["qualname"].removeprefix("src.runtime.Finalizer."), s["start_line"],
+             s["end_line"]) for s in e.symbols[1:]]
+    assert rows == [
+        ("namespace", "Python.Runtime", 3, 23),
+        ("class", "Python.Runtime.Finalizer", 5, 22),
+        ("method", "Python.Runtime.Finalizer.AddFinalizedObject", 7, 19),
+        ("method", "Python.Runtime.Finalizer.DisposeAll", 21, 21),
+    ]
+    assert e.rows.status == "ok" and e.rows.error_count == 0
+    assert e.find("src.runtime.Finalizer.Python.Runtime.Finalizer.AddFinalizedObject")["signature"] == (
+        "internal void AddFinalizedObject(ref IntPtr obj, int run #if TRACE_ALLOC , StackTrace stackTrace #endif )")
+    assert e.calls("src.runtime.Finalizer.Python.Runtime.Finalizer.AddFinalizedObject") == ["_objQueue.Enqueue"]

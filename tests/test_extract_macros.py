@@ -311,3 +311,35 @@ int narrow_len(const char* s);
     # the first branch's base class is kept; lines and text are the original file's
     assert ex.rows.status == "ok"
     assert ex.find("store.kv.picker")["signature"].startswith("class picker")
+
+
+def test_cpp_conditional_after_a_comment_inside_a_template_argument_list():
+    # a compiler workaround guarded by `#if` after a comment line, in the middle of a
+    # partial specialization's template arguments
+    ex = snippet("fmt/ranges.h", """\
+namespace fmt {
+template <typename R, typename Char>
+struct formatter<
+    R, Char,
+    enable_if_t<conjunction<bool_constant<kind<R, Char>::value != 0>
+// Workaround a bug in old compilers.
+#if !OLD_COMPILER || OLD_COMPILER >= 1910
+                            ,
+                            detail::is_formattable_delayed<R, Char>
+#endif
+                            >::value>>
+    : detail::range_default_formatter<R, Char> {
+};
+
+template <typename Char> struct join_view {
+  Char sep;
+};
+}
+""", "cpp")
+    rows = [(s["kind"], s["qualname"], s["start_line"], s["end_line"]) for s in ex.symbols[1:]]
+    assert rows == [
+        ("namespace", "fmt.ranges.fmt", 1, 18),
+        ("struct", "fmt.ranges.fmt.formatter", 2, 13),
+        ("struct", "fmt.ranges.fmt.join_view", 15, 17),
+        ("field", "fmt.ranges.fmt.join_view.sep", 16, 16),
+    ]

@@ -113,7 +113,9 @@ _add(LanguageSpec("cpp", "cpp", (".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", "
                   extra={"node_labels": {"operator_cast": ("operator ", "type")},
                          "qualified_names": {"qualified_identifier": "template_type"}}))
 
-_add(LanguageSpec("csharp", "csharp", (".cs",), query="csharp",
+# C#: `#if` blocks splitting a declaration or statement (a parameter under `#if TRACE`) are
+# repaired as in C (macro_repair.py)
+_add(LanguageSpec("csharp", "csharp", (".cs",), query="csharp", macro_repair=True,
                   # an operator's name is `operator ` + its operator or target type, a destructor's `~Name`
                   extra={"node_labels": {"operator_declaration": ("operator ", "operator"),
                                          "conversion_operator_declaration": ("operator ", "type"),

@@ -6,7 +6,9 @@ attribute macros before a class or function (`class GTEST_API_ Helper {`,
 `void f(void) OVS_REQUIRES(m);`), Microsoft's source annotations (`_In_ PVOID p`,
 `_IRQL_requires_max_(DISPATCH_LEVEL)`), and macros that open or close a namespace on a
 line of their own (`FMT_BEGIN_NAMESPACE`); and `#if` blocks in the middle of a declaration
-(a base clause between `class Name` and its `{`, a member initializer of a constructor).
+(a base clause between `class Name` and its `{`, a member initializer of a constructor, a
+parameter; a statement head such as `lock (m)` before its block). C# uses this module for
+the same `#if` blocks (its parser reads a directive inside a parameter list as an error).
 tree-sitter's error recovery then drops or misplaces whole classes, functions and
 namespaces.
 
@@ -88,10 +90,11 @@ def _in_directive(data: bytes, pos: int) -> bool:
 
 
 def _split_conditionals(data: bytes, lo: int, hi: int) -> list[tuple[int, int]]:
-    """Spans to blank in `#if`..`#endif` blocks that split a declaration (the line before
-    does not end one): a base clause between a class head and its `{`, a member
-    initializer of a constructor. The directive lines go, and every branch after the first
-    (so the code reads as one of its configurations)."""
+    """Spans to blank in `#if`..`#endif` blocks that split a declaration or statement (the
+    line before does not end one, or the last line of the first branch does not): a base
+    clause between a class head and its `{`, a member initializer of a constructor, a
+    parameter, `lock (m)` before its block. The directive lines go, and every branch after
+    the first (so the code reads as one of its configurations)."""
     out = []
     for m in _IF_BLOCK.finditer(data, lo, min(len(data), hi + 4096)):   # `#endif` may lie past hi
         if m.start() >= hi:
@@ -100,9 +103,14 @@ def _split_conditionals(data: bytes, lo: int, hi: int) -> list[tuple[int, int]]:
         while end > 0 and data[end - 1] in b" \t\r\n":
             end -= 1
         line = data[data.rfind(b"\n", 0, end) + 1:end]
-        if not line or _WHOLE.search(line) or _ALONE.match(line) or _in_directive(data, end):
-            continue
         directives = list(_DIRECTIVE.finditer(data, *m.span()))
+        if not line or _WHOLE.search(line) or _ALONE.match(line) or _in_directive(data, end):
+            # the block follows a whole declaration or statement: it splits one only when
+            # its first branch ends mid-statement (`#if CHECK` / `lock (m)` / `#endif` / `{`)
+            first = data[directives[0].end():directives[1].start()].rstrip() if len(directives) > 1 else b""
+            last = first[first.rfind(b"\n") + 1:]
+            if not last.strip() or _WHOLE.search(last) or _ALONE.match(last) or last.lstrip().startswith(b"#"):
+                continue
         if any(d.group(1) not in _CONDITIONAL for d in directives):
             continue                    # `#include`, `#define`...: not a split declaration
         keep = True
