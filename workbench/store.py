@@ -13,7 +13,7 @@ from .schema import DDL, SCHEMA_VERSION  # noqa: F401  (the names the indexer us
 
 # derived from the one declaration in schema.py (the indexer's bulk writes use these)
 FILE_COLS = schema.columns("files")
-_TYPES = {t: schema.arrow_schema(t) for t in ("files", "symbols", "edges", "imports", "bindings")}
+_TYPES = {t: schema.arrow_schema(t) for t in schema.TABLES if t not in ("meta", "call_candidates")}
 
 
 def run(con, sql: str, params=None) -> list:

@@ -3,6 +3,8 @@
     workbench index ROOT [--db FILE]           # cli/index.py: index, resolve, sql, stats, demo, callgraph
     workbench outline DB PATH [--format tags]  # cli/views.py: outline, tool, one command per tool
     workbench find_callers DB SYMBOL
+    workbench tasks from-git REPO --from A --to B   # cli/evaluate.py: tasks, eval
+    workbench eval DB [TASKS] --rules default full
 
 Every view command prints exactly the text of the view it twins.
 """
@@ -11,7 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import index, views
+from . import evaluate, index, views
 from .common import fail
 
 
@@ -20,6 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
     index.add_parsers(sub)
     views.add_parsers(sub)
+    evaluate.add_parsers(sub)
     return p
 
 

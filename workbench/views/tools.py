@@ -16,10 +16,11 @@ from .. import store
 from . import pathsafe
 from .lookup import imported_by, lookup_symbols
 from .outline import import_label
-from .outline import render as render_outline
+from .levels import pick as pick_level
 from .registry import Context, ToolError, span, tool
 from .rules import Rules
 from .source import FileInfo, Text, all_files, file_info, read_text
+from .tokens import get_tokenizer
 
 
 # ---------------------------------------------------------------- helpers
@@ -242,25 +243,61 @@ def file_index(ctx: Context, path: str):
 
 @tool("The outline of a file or directory: definitions with signatures, line ranges and "
       "one-line docs, without bodies. Read this before reading code; then read_region "
-      "exactly the lines you need.",
-      {"path": {"type": "string", "description": "file or directory relative to the repository root"}},
+      "exactly the lines you need. A large file's outline shows its top-level definitions "
+      "first: give symbol to expand one (a class: its members; a function: its blocks).",
+      {"path": {"type": "string", "description": "file or directory relative to the repository root"},
+       "symbol": {"type": "string", "description": "optional: a definition of the file to expand "
+                  "(e.g. 'Session' or 'Session.send')"},
+       "level": {"type": "integer", "enum": [1, 2, 3], "description": "optional: 1 = top-level "
+                 "definitions, 2 = one definition's members, 3 = one function's blocks"}},
       ["path"])
-def read_outline(ctx: Context, path: str):
+def read_outline(ctx: Context, path: str, symbol: str | None = None, level: int | None = None):
     rel = ctx.path(path)
+    info = file_info(ctx.con, rel)
     try:
-        text, data, versions = render_outline(ctx.con, rel, ctx.rules)
+        text, data, versions = pick_level(ctx.con, rel, ctx.rules, symbol, level)
     except LookupError as exc:
         raise ToolError(exc.args[0]) from None
     s = ctx.session
     if s is not None and versions:
-        key = ("outline", rel, ctx.rules)
+        key = ("outline", rel, symbol, level, ctx.rules)
         stamp = "|".join(f"{p}:{h}" for p, h in sorted(versions.items()))
         turn = s.already_sent(key, stamp) if ctx.rules.dedupe else None
         if turn is not None:
-            return (f"outline of {rel} already provided above (turn {turn}); unchanged since, "
+            what = f"{symbol} in {rel}" if symbol else rel
+            return (f"outline of {what} already provided above (turn {turn}); unchanged since, "
                     "not sent again", {"path": rel, "repeat_of": turn}, versions, turn)
         s.remember(key, stamp)
+    if info is not None and symbol is None and level is None and ctx.rules.outline_budget is not None:
+        whole = _whole_file_instead(ctx, info, text)
+        if whole is not None:
+            return whole
     return text, data, versions
+
+
+def _whole_file_instead(ctx: Context, info: FileInfo, outline_text: str):
+    """The file itself, as read_region(path, 1, N) answers it, when the outline would cost
+    more tokens than the whole file (small or very dense files): an outline never costs
+    more than reading the file. A file longer than the response cap comes as its first
+    part with the usual note on what to request next."""
+    try:
+        cur = _read(ctx, info)
+    except ToolError:
+        return None
+    if not cur.lines:
+        return None
+    n = len(cur.lines)
+    tok = get_tokenizer(ctx.rules.tokenizer)
+    full, _ = render_region(info.path, cur.lines, 1, n, ctx.rules.replace(max_chars=10 ** 12))
+    if tok.count(outline_text) <= tok.count(full):
+        return None
+    text, last = render_region(info.path, cur.lines, 1, n, ctx.rules)
+    if ctx.session is not None:
+        ctx.session.remember_region(info.path, 1, last, cur.sha256)
+    data = {"path": info.path, "start_line": 1, "end_line": last, "total_lines": n,
+            "complete": last >= n, "next": [last + 1, n] if last < n else None,
+            "version": cur.version, "warnings": [], "instead_of_outline": True}
+    return text, data, {info.path: cur.sha256}
 
 
 @tool("Read lines start_line..end_line of a file (both required; take them from the outline). "

@@ -1,0 +1,191 @@
+"""Task sets and their evaluation: `workbench tasks from-git|from-symbols|list|export` and
+`workbench eval` (docs/eval.md).
+
+    workbench tasks from-git ~/src/requests --from v2.31.0 --to v2.32.0 --db requests.duckdb
+    workbench tasks from-symbols pyshop.duckdb shop.orders.place_order shop/cli.py:main
+    workbench tasks list requests.duckdb
+    workbench eval requests.duckdb --strategy outline_region --strategy resolve --rules default full
+"""
+from __future__ import annotations
+
+import os
+
+from .common import fail, open_db, out
+
+
+def cmd_from_git(a) -> int:
+    from ..tasks import GitError, GitRepo, from_git, prepare, save
+    try:
+        repo = GitRepo(a.repo)
+        db = a.db or f"{repo.name}-{a.from_rev.replace('/', '-')}.duckdb"
+        rows = from_git(repo, a.from_rev, a.to_rev, task_set=a.name, include=a.include or (),
+                        exclude=a.exclude or (), docstrings=a.docstrings, progress=not a.quiet)
+        if not a.no_index:
+            report = prepare(repo, a.from_rev, db, checkout=a.checkout, progress=not a.quiet)
+            out(str(report))
+    except GitError as exc:
+        return fail("tasks from-git", str(exc))
+    if a.no_index and not os.path.exists(db):
+        import duckdb
+        duckdb.connect(db).close()
+    with open_db(db, read_only=False) as wb:
+        tbl = save(wb.con, rows, a.name)
+    counts = {}
+    for r in rows:
+        counts[r["change"]] = counts.get(r["change"], 0) + 1
+    name = tbl.column("task_set")[0].as_py() if tbl.num_rows else (a.name or "")
+    out(f"{tbl.num_rows} tasks ({', '.join(f'{v} {k}' for k, v in sorted(counts.items())) or 'none'}) "
+        f"in {len({r['path'] for r in rows})} files -> {db}, table tasks, set {name!r}")
+    if a.out:
+        from ..tasks import export
+        with open_db(db) as wb:
+            export(wb.con, a.out, task_set=name)
+        out(f"exported to {a.out}")
+    return 0
+
+
+def cmd_from_symbols(a) -> int:
+    from ..tasks import from_symbols, save
+    names = list(a.names or [])
+    if a.file:
+        with open(a.file, encoding="utf-8") as fh:
+            names += [ln.strip() for ln in fh if ln.strip() and not ln.startswith("#")]
+    with open_db(a.db, read_only=False) as wb:
+        try:
+            rows, missing = from_symbols(wb.con, names, kinds=a.kind or (), paths=a.path or (),
+                                         task_set=a.name, origin=a.file)
+        except ValueError as exc:
+            return fail("tasks from-symbols", str(exc))
+        tbl = save(wb.con, rows, a.name)
+    out(f"{tbl.num_rows} tasks -> {a.db}, table tasks, set {a.name!r}")
+    if missing:
+        out(f"not found ({len(missing)}): " + ", ".join(missing))
+    return 0
+
+
+def cmd_list(a) -> int:
+    from ..tasks import summary
+    with open_db(a.db) as wb:
+        rows = summary(wb.con)
+    if not rows:
+        out("no task sets in this database (workbench tasks from-git / from-symbols)")
+        return 0
+    out(f"{'task set':<40} {'source':<8} {'tasks':>6} {'modified':>9} {'added':>6} {'deleted':>8} {'files':>6}")
+    for s, src, n, m, ad, d, f in rows:
+        out(f"{s:<40} {src:<8} {n:>6} {m:>9} {ad:>6} {d:>8} {f:>6}")
+    return 0
+
+
+def cmd_export(a) -> int:
+    from ..tasks import export
+    with open_db(a.db) as wb:
+        try:
+            n = export(wb.con, a.file, task_set=a.set)
+        except (ValueError, LookupError) as exc:
+            return fail("tasks export", str(exc))
+    out(f"{n} tasks -> {a.file}")
+    return 0
+
+
+def cmd_eval(a) -> int:
+    from .. import eval as ev
+    from ..tasks import load
+    from ..views.rules import Rules
+    try:
+        specs = a.rules or ["default"]
+        rule_sets = dict(ev.rule_set(s) for s in specs)
+        if a.rule:
+            rule_sets = {k: Rules.parse_assignments(a.rule, v) for k, v in rule_sets.items()}
+        for s in a.strategy or ():
+            ev.strategies.parse(s)
+    except (ValueError, TypeError) as exc:
+        return fail("eval", str(exc))
+    with open_db(a.db, read_only=a.no_store) as wb:
+        try:
+            tbl = load(wb.con, a.tasks, task_set=a.set)
+        except (ValueError, LookupError, FileNotFoundError, TypeError) as exc:
+            return fail("eval", str(exc))
+        if a.limit:
+            tbl = tbl.slice(0, a.limit)
+        if tbl.num_rows == 0:
+            return fail("eval", "no tasks to evaluate")
+        run_id = ev.next_run_id(wb.con)
+        res = ev.evaluate(wb, tbl, a.strategy, rule_sets, progress=not a.quiet, run_id=run_id)
+        if not a.no_store:
+            ev.store_results(wb.con, res)
+        by = ("task_set",) if len(set(tbl.column("task_set").to_pylist())) > 1 else ()
+        out(ev.format_table(ev.distribution(wb.con, res.results, by=by)))
+        stored = "" if a.no_store else f"; stored as run {run_id} (tables eval_results, eval_calls)"
+        out(f"{tbl.num_rows} tasks x {len(a.strategy or ev.DEFAULT_STRATEGIES)} strategies x "
+            f"{len(rule_sets)} rule sets in {res.seconds:.1f}s{stored}")
+        if a.out:
+            import duckdb
+            with duckdb.connect() as c:
+                c.register("r", res.results)
+                ext = os.path.splitext(a.out)[1].lower()
+                fmt = {".parquet": "parquet", ".csv": "csv, HEADER", ".json": "json, ARRAY true"}.get(ext)
+                if fmt is None:
+                    return fail("eval", f"--out takes a .parquet, .csv or .json file, not {a.out!r}")
+                c.execute(f"COPY r TO '{a.out.replace(chr(39), chr(39) * 2)}' (FORMAT {fmt})")
+            out(f"results written to {a.out}")
+    return 0
+
+
+def add_parsers(sub) -> None:
+    t = sub.add_parser("tasks", help="build task sets (definitions to reach) from git history or names")
+    tsub = t.add_subparsers(dest="tasks_cmd", required=True, metavar="SUBCOMMAND")
+
+    s = tsub.add_parser("from-git", help="the definitions changed between two revisions of a git repository")
+    s.add_argument("repo", help="a git repository (work tree or bare)")
+    s.add_argument("--from", dest="from_rev", required=True, metavar="REV", help="old revision (tag, branch, hash)")
+    s.add_argument("--to", dest="to_rev", required=True, metavar="REV", help="new revision")
+    s.add_argument("--db", help="database for the tasks and the index of the old revision "
+                                "(default: REPO_NAME-FROM.duckdb)")
+    s.add_argument("--name", help="task set name (default: 'REPO FROM..TO')")
+    s.add_argument("--checkout", metavar="DIR", help="folder for the old revision's files (default: next "
+                                                     "to the database, named after the commit)")
+    s.add_argument("--no-index", action="store_true", help="only the task table; do not export and index "
+                                                           "the old revision")
+    s.add_argument("--include", action="append", metavar="GLOB", help="only paths under this prefix or glob")
+    s.add_argument("--exclude", action="append", metavar="GLOB", help="leave out paths under this prefix or glob")
+    s.add_argument("--docstrings", action="store_true", help="a changed docstring alone makes a task")
+    s.add_argument("--out", metavar="FILE", help="also export the task set (.parquet, .csv, .json)")
+    s.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
+    s.set_defaults(func=cmd_from_git, cmd="tasks from-git")
+
+    s = tsub.add_parser("from-symbols", help="tasks for named definitions of an index")
+    s.add_argument("db")
+    s.add_argument("names", nargs="*", metavar="NAME", help="qualified name, name, or PATH:NAME")
+    s.add_argument("--file", help="a file of names, one per line")
+    s.add_argument("--kind", action="append", help="only definitions of this kind; without names: "
+                                                   "every definition of it (repeatable)")
+    s.add_argument("--path", action="append", metavar="PREFIX", help="only definitions under this path")
+    s.add_argument("--name", default="symbols", help="task set name (default: symbols)")
+    s.set_defaults(func=cmd_from_symbols, cmd="tasks from-symbols")
+
+    s = tsub.add_parser("list", help="the task sets of a database")
+    s.add_argument("db")
+    s.set_defaults(func=cmd_list, cmd="tasks list")
+
+    s = tsub.add_parser("export", help="write tasks to a .parquet, .csv or .json file")
+    s.add_argument("db")
+    s.add_argument("file")
+    s.add_argument("--set", metavar="NAME", help="only this task set")
+    s.set_defaults(func=cmd_export, cmd="tasks export")
+
+    s = sub.add_parser("eval", help="run reading strategies over tasks under rule sets; print distributions")
+    s.add_argument("db", help="index database (of the revision the tasks' ranges refer to)")
+    s.add_argument("tasks", nargs="?", default=None,
+                   help="task table: a table of DB (default: tasks) or a .parquet/.csv/.json/.duckdb file")
+    s.add_argument("--strategy", action="append", metavar="S",
+                   help="strategy, e.g. outline_region or first_n:200 (repeatable; default: all)")
+    s.add_argument("--rules", nargs="+", metavar="FILE|PRESET",
+                   help="rule sets: TOML files of Rules fields or presets (default full lean names); "
+                        "default: default")
+    s.add_argument("--rule", action="append", metavar="NAME=VALUE", help="change a rule in every rule set")
+    s.add_argument("--set", metavar="NAME", help="only this task set")
+    s.add_argument("--limit", type=int, metavar="N", help="only the first N tasks")
+    s.add_argument("--out", metavar="FILE", help="also write the results (.parquet, .csv, .json)")
+    s.add_argument("--no-store", action="store_true", help="do not store the results in DB")
+    s.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    s.set_defaults(func=cmd_eval)
