@@ -17,6 +17,7 @@ LAYERS = [
     ("resolution", ["workbench.resolve", "workbench.stats"]),
     ("index and queries", ["workbench.indexer", "workbench.callgraph", "workbench.graph"]),
     ("views", ["workbench.views"]),
+    ("tasks and evaluation", ["workbench.tasks", "workbench.eval"]),
     ("api", ["workbench.api"]),
     ("faces", ["workbench.widgets", "workbench.plots", "workbench.cli", "workbench.notebooks",
                "workbench"]),
