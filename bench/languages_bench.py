@@ -89,7 +89,7 @@ def fetch_ts(dest: str) -> str:
 CORPORA = {"go": fetch_go, "java": fetch_java, "rust": fetch_rust, "cpp": fetch_cpp, "ts": fetch_ts}
 
 
-def corpus(name: str, cache: str) -> str:
+def corpus(name: str, cache: str, fetchers: dict | None = None) -> str:
     """The corpus root, fetched once into `cache/<name>` (a `.ready` file marks success)."""
     dest = os.path.join(cache, name)
     ready = os.path.join(dest, ".ready")
@@ -97,7 +97,7 @@ def corpus(name: str, cache: str) -> str:
         return Path(ready).read_text().strip()
     shutil.rmtree(dest, ignore_errors=True)
     os.makedirs(dest)
-    root = CORPORA[name](dest)
+    root = (fetchers or CORPORA)[name](dest)
     Path(ready).write_text(root)
     return root
 

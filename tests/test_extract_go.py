@@ -34,9 +34,9 @@ EXPECTED = [
      "Repository is the storage abstraction the API layer depends on."),
     (STORE, "method", "internal.store.Repository.Get", 56, 56, "Get(id string) (Item, error)", None),
     (STORE, "struct", "internal.store.Store", 64, 67, "type Store struct",
-     "Store is a thread-safe Repository that validates items before saving"),
+     "Store is a thread-safe Repository that validates items before saving them to its Backend."),
     (STORE, "function", "internal.store.NewStore", 74, 79, "func NewStore(backend Backend) *Store",
-     "NewStore creates a Store on top of backend, or on a fresh in-memory"),
+     "NewStore creates a Store on top of backend, or on a fresh in-memory backend when backend is nil."),
     # pointer receiver `(s *Store)`: qualifier Store, receiver kept in the signature
     (STORE, "method", "internal.store.Store.Get", 82, 90, "func (s *Store) Get(id string) (Item, error)",
      "Get returns the item with the given id."),

@@ -166,11 +166,12 @@ function outer() {
     assert ex.row("lib.api.api.ids")[:4] == ("function", "lib.api.api.ids", 7, 7)
     assert ex.parent_of("lib.api.api.start") == "lib.api.api"
     # module.exports members are module-level functions; an object built inside a function
-    # holds nested functions; a quoted key is not a name, a plain value not a function
+    # holds nested functions; a quoted key names its function by its content, a plain value
+    # is not a function
     assert ex.row("lib.api.build")[:4] == ("function", "lib.api.build", 12, 12)
     assert ex.row("lib.api.outer.inner")[:4] == ("function", "lib.api.outer.inner", 16, 16)
     assert "lib.api.api.name" not in ex.qualnames()
-    assert not any("quoted" in q for q in ex.qualnames())
+    assert ex.row("lib.api.api.quoted-key")[:4] == ("function", "lib.api.api.quoted-key", 9, 9)
     assert ex.calls("lib.api.api.start") == ["boot"]
     assert ex.calls("lib.api.api.stop") == ["halt"]
     assert ex.calls("lib.api.build") == ["make"]
@@ -187,3 +188,41 @@ export function App() {
         ("Badge", "ui.App.Badge", "local", 3),
         ("Layout.Header", None, "unresolved", 3),
     ]
+
+
+def test_rule_objects_visitors_and_class_expressions():
+    ex = snippet("lib/rules/comma.js", """\
+const Cursor = require("./cursor");
+
+module.exports = class ForwardCursor extends Cursor {
+    moveNext() { return this.advance(); }
+};
+
+exports.rule = {
+    meta: { type: "layout" },
+    create(context) {
+        const nodes = {
+            ArrayExpression(node) { check(node, "elements"); },
+            "Program:exit"() { finish(); },
+        };
+        if (context.options.loose) {
+            nodes.ObjectPattern = function(node) { check(node, "properties"); };
+        }
+        let fix;
+        fix = function(fixer) { return fixer.remove(); };
+        return nodes;
+    }
+};
+
+register(class Visitor { visit(n) { return n; } });
+""", "javascript")
+    kinds = {s["qualname"]: s["kind"] for s in ex.symbols}
+    assert kinds["lib.rules.comma.ForwardCursor"] == "class"
+    assert kinds["lib.rules.comma.ForwardCursor.moveNext"] == "method"
+    assert kinds["lib.rules.comma.Visitor.visit"] == "method"
+    create = "lib.rules.comma.create"        # an object assigned to a member is no symbol
+    assert kinds[create] == "function"
+    for fn in ("ArrayExpression", "Program:exit", "ObjectPattern", "fix"):
+        assert kinds[f"{create}.{fn}"] == "function", fn
+    assert ex.calls(f"{create}.ObjectPattern") == ["check"]
+    assert ex.row(f"{create}.ObjectPattern")[2:4] == (15, 15)

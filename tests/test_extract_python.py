@@ -146,3 +146,26 @@ def test_broken_file_definitions_keep_signature_and_doc():
     assert got["shop.broken.issue_card"] == (
         "function", "def issue_card(code, amount)", "Create a new gift card with an initial balance.")
     assert got["shop.broken"] == ("module", None, "Gift card support (work in progress).")
+
+
+def test_module_variables_set_in_module_level_if_and_try():
+    from extract_expect import snippet
+    ex = snippet("compat.py", """\
+try:
+    import fastjson as json
+    HAVE_FAST = True
+except ImportError:
+    import json
+    HAVE_FAST = False
+if HAVE_FAST:
+    LOADS = json.loads
+else:
+    LOADS = None
+
+def f():
+    if True:
+        local = 1
+""", "python")
+    rows = [(s["kind"], s["qualname"], s["start_line"]) for s in ex.symbols if s["kind"] == "variable"]
+    assert rows == [("variable", "compat.HAVE_FAST", 3), ("variable", "compat.HAVE_FAST", 6),
+                    ("variable", "compat.LOADS", 8), ("variable", "compat.LOADS", 10)]

@@ -204,3 +204,35 @@ def test_enum_members_belong_to_their_enum():
     assert got == [("enum_member", "src.models.user.Role.Guest", 6, "Guest = 'guest'"),
                    ("enum_member", "src.models.user.Role.Member", 7, "Member = 'member'"),
                    ("enum_member", "src.models.user.Role.Admin", 8, "Admin = 'admin'")]
+
+
+def test_ambient_declarations_of_a_declaration_file():
+    from extract_expect import snippet
+    ex = snippet("types/schemas.d.ts", """\
+export interface ZodAny { _def: Def; }
+export declare const ZodAny: Constructor<ZodAny>;
+declare let counter: number;
+declare var a: string, b: number;
+export declare function parse(x: unknown): ZodAny;
+""", "typescript")
+    rows = [(s["kind"], s["name"], s["start_line"], s["is_declaration"]) for s in ex.symbols[1:]
+            if s["kind"] != "field"]
+    assert rows == [("interface", "ZodAny", 1, False), ("constant", "ZodAny", 2, True),
+                    ("variable", "counter", 3, True), ("variable", "a", 4, True),
+                    ("variable", "b", 4, True), ("function", "parse", 5, True)]
+
+
+def test_constants_of_a_declared_namespace():
+    from extract_expect import snippet
+    ex = snippet("helpers/util.d.ts", """\
+export declare namespace util {
+    export const arrayToEnum: <T>(items: T) => T;
+    const find: Finder;
+    export function assertIs<T>(_arg: T): void;
+}
+""", "typescript")
+    rows = [(s["kind"], s["qualname"], s["is_declaration"]) for s in ex.symbols[1:]]
+    assert rows == [("namespace", "helpers.util.util", False),
+                    ("constant", "helpers.util.util.arrayToEnum", True),
+                    ("constant", "helpers.util.util.find", True),
+                    ("function", "helpers.util.util.assertIs", True)]

@@ -19,6 +19,20 @@ CASES = [
 ]
 
 
+CASES += [
+    # a name after modifiers, properties and fields named by their declarator, type aliases
+    ("m.kt", b"class A {\n  private fun b(): Int { return 1 }\n  val x = 1\n}\n"
+             b"internal fun top() {}\ntypealias T = Int\n",
+     [("class", "m.A", 1, 4), ("method", "m.A.b", 2, 2), ("property", "m.A.x", 3, 3),
+      ("function", "m.top", 5, 5), ("type", "m.T", 6, 6)]),
+    ("p.cs", b"class A {\n  public int P { get; set; }\n  private int f = 1;\n}\n",
+     [("class", "p.A", 1, 4), ("property", "p.A.P", 2, 2), ("field", "p.A.f", 3, 3)]),
+    # a Ruby module is a namespace (kind `module` is the file's own symbol)
+    ("lib/m.rb", b"module M\n  def f; end\nend\n",
+     [("namespace", "lib.m.M", 1, 3), ("method", "lib.m.M.f", 2, 2)]),
+]
+
+
 @pytest.mark.parametrize("path,src,expected", CASES, ids=[c[0] for c in CASES])
 def test_generic_rule_finds_named_definitions(path, src, expected):
     spec = detect(path)

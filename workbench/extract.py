@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Parser, Query, QueryCursor
 
+from .languages.doctext import comment_summary, docstring_summary
 from .languages import LanguageSpec, grammar, module_path, query_text
 
 MAX_SIGNATURE = 240
@@ -67,18 +68,43 @@ def compiled(spec: LanguageSpec) -> _Compiled:
 _GENERIC_KIND_WORDS = (
     ("method", "method"), ("constructor", "method"), ("function", "function"),
     ("class", "class"), ("interface", "interface"), ("struct", "struct"), ("enum", "enum"),
-    ("trait", "trait"), ("protocol", "interface"), ("module", "module"), ("namespace", "namespace"),
-    ("object", "class"), ("record", "class"), ("type", "type"),
+    ("trait", "trait"), ("protocol", "interface"), ("module", "namespace"), ("namespace", "namespace"),
+    ("object", "class"), ("record", "class"), ("type", "type"), ("property", "property"),
+    ("field", "field"), ("event", "field"),
 )
 
 
 _GENERIC_EXACT = frozenset({"class", "method", "module", "function", "singleton_method",
-                            "interface", "struct", "trait", "enum"})
+                            "interface", "struct", "trait", "enum", "type_alias"})
+# where a definition's name is, tried in order: the `name` field, a leading identifier
+# (after a `modifiers` node too: `private fun f()`), a declarator's name (`int x = 1;`)
+_GENERIC_NAMES = (
+    ("name: (_)",),
+    (". (identifier)", ". (modifiers) . (identifier)"),
+    (". (type_identifier)", ". (modifiers) . (type_identifier)"),
+    (". (simple_identifier)", ". (modifiers) . (simple_identifier)"),
+    ("(variable_declaration (variable_declarator name: (_) @name))",),
+    ("(variable_declaration (simple_identifier) @name)",),
+)
+
+
+def _compiling(lang, t: str, kind: str, names: tuple) -> list[str]:
+    """The patterns of node type `t` naming it by each of `names` that the grammar allows."""
+    out = []
+    for name in names:
+        pat = (f"({t} {name}) @definition.{kind}" if "@name" in name
+               else f"({t} {name} @name) @definition.{kind}")
+        try:
+            Query(lang, pat)
+        except Exception:
+            continue
+        out.append(pat)
+    return out
 
 
 def _generic_query(lang) -> Query | None:
     """The generic rule: every named node type that looks like a definition and has a
-    `name` field becomes `(type name: (_) @name) @definition.<kind>`."""
+    name (see `_GENERIC_NAMES`) becomes `(type name: (_) @name) @definition.<kind>`."""
     patterns = []
     for i in range(lang.node_kind_count):
         if not lang.node_kind_is_named(i) or not lang.node_kind_is_visible(i):
@@ -90,15 +116,13 @@ def _generic_query(lang) -> Query | None:
         kind = next((k for word, k in _GENERIC_KIND_WORDS if word in t), None)
         if kind is None:
             continue
-        # the `name` field where the grammar has one, else a leading identifier child
-        for name in ("name: (_)", ". (identifier)", ". (type_identifier)", ". (simple_identifier)"):
-            pat = f"({t} {name} @name) @definition.{kind}"
-            try:
-                Query(lang, pat)
-            except Exception:
-                continue
-            patterns.append(pat)
-            break
+        field, leading, nested = _GENERIC_NAMES[0], _GENERIC_NAMES[1:-2], _GENERIC_NAMES[-2:]
+        found = _compiling(lang, t, kind, field)
+        if not found:                   # the first leading-identifier group that fits, and
+            found = next((f for g in leading if (f := _compiling(lang, t, kind, g))), [])
+            for g in nested:            # declarator names (they match where those do not)
+                found += _compiling(lang, t, kind, g)
+        patterns.extend(found)
     if not patterns:
         return None
     return Query(lang, "\n".join(dict.fromkeys(patterns)))
@@ -128,38 +152,7 @@ def _collapse(s: str) -> str:
     return _WS.sub(" ", s).strip()
 
 
-_DOC_QUOTES = re.compile(r'^[rRbBuUfF]{0,2}("""|\'\'\'|"|\')')
-
-
-def docstring_first_line(raw: str) -> str | None:
-    """First non-empty line of a Python string literal's content."""
-    m = _DOC_QUOTES.match(raw)
-    if m:
-        q = m.group(1)
-        raw = raw[m.end():]
-        if raw.endswith(q):
-            raw = raw[: -len(q)]
-    for line in raw.splitlines():
-        line = line.strip()
-        if line:
-            return line
-    return None
-
-
-_COMMENT_MARK = re.compile(r"^\s*(///?|//!|/\*+!?|\*+/?|#+|--+|;+)?\s?")
 _LICENSE = re.compile(r"copyright|licen[cs]e|spdx-", re.I)
-
-
-def comment_first_line(lines: list[str]) -> str | None:
-    """First meaningful line of a comment block (markers stripped, javadoc tags skipped)."""
-    for raw in lines:
-        line = _COMMENT_MARK.sub("", raw, count=1).strip()
-        if line.endswith("*/"):
-            line = line[:-2].strip()
-        if not line or line.startswith("@") or set(line) <= set("*/-=#"):
-            continue
-        return line
-    return None
 
 
 # ---------------------------------------------------------------- extraction
@@ -196,10 +189,18 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
     c = compiled(spec)
     tree = c.parser.parse(data)
     root = tree.root_node
+    caps = None
     if root.has_error:
         caps = QueryCursor(c.errors).captures(root)
         rows.error_count = max(1, sum(len(v) for v in caps.values()))
         rows.status = "partial"
+    if spec.macro_repair:               # C/C++: blank annotation macros where they broke the parse
+        from .languages import macro_repair
+        if root.has_error or macro_repair.suspect(data):
+            tree, n = macro_repair.repair(data, tree, c.parser, c.errors, caps)
+            root = tree.root_node
+            rows.error_count = n
+            rows.status = "partial" if n else "ok"
 
     defs: dict[tuple[int, int], _Def] = {}
     relations: list[tuple[tuple[int, int], str, object]] = []
@@ -294,11 +295,13 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
             nd.body = body
             return nd
         items = repair(data, items, make_def)
-    items.sort(key=lambda d: (d.start, -d.end))
+    # equal spans (`typedef struct T {..} A, *PA;`): the one with a body sorts last, so it
+    # is the parent of what its body holds and the others are its siblings
+    items.sort(key=lambda d: (d.start, -d.end, d.body is not None))
 
     module = _module_symbol(mod_qual, line_count, file_end, lexical_module_doc)
     if module_doc is not None and spec.docstrings:
-        module = module[:10] + (docstring_first_line(_text(data, module_doc.start_byte, module_doc.end_byte)),) + module[11:]
+        module = module[:10] + (docstring_summary(_text(data, module_doc.start_byte, module_doc.end_byte)),) + module[11:]
     sym_rows = [module]
     stack: list[_Def] = []
     ns_prefix = mod_qual
@@ -317,6 +320,8 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
         sym_rows.append(None)           # filled below, once parents are known
 
     _label_anonymous(items)
+    if "node_labels" in spec.extra:
+        _label_by_node_type(data, items, spec.extra["node_labels"])
     class_kinds = spec.class_kinds
     impl_keys = {key for key, rel, _ in relations if rel == "implements"}
     trait_impls = {id(d) for d in items if d.kind == "impl"
@@ -343,7 +348,7 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
         dn = docs.get((d.name_node.start_byte, d.name_node.end_byte))
         if dn is not None and spec.docstrings and (
                 d.body is None or dn.start_point[0] == d.body.start_point[0]):
-            doc = docstring_first_line(_text(data, dn.start_byte, dn.end_byte))
+            doc = docstring_summary(_text(data, dn.start_byte, dn.end_byte))
         elif d.doc is not None:         # read lexically by a repair hook
             doc = d.doc
         decorators = [_collapse(_text(data, x.start_byte, x.end_byte)) for x in
@@ -368,6 +373,8 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
     if not spec.docstrings and comments:
         _attach_comment_docs(data, comments, items, sym_rows)
 
+    if spec.declaration_files and path.endswith(spec.declaration_files):
+        sym_rows = _as_declarations(sym_rows)
     rows.symbols = sym_rows
     # ---- edges
     edges = rows.edges
@@ -418,6 +425,12 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
     if binds:
         _emit_bindings(data, binds, items, rows)
     return rows
+
+
+def _as_declarations(sym_rows: list) -> list:
+    """Every symbol but the module marked `is_declaration` (a stub file declares)."""
+    i = SYMBOL_FIELDS.index("is_declaration")
+    return [r if r[1] == "module" else r[:i] + (True,) + r[i + 1:] for r in sym_rows]
 
 
 def _ends_with_comment(data: bytes, end: int) -> bool:
@@ -542,7 +555,7 @@ def _visibility(name: str, sig: str, spec: LanguageSpec) -> str:
 
 def _attach_comment_docs(data: bytes, comments: list, items: list, sym_rows: list) -> None:
     """Doc of a definition = the comment block directly above it (no blank line between),
-    at most 3 lines read, license headers excluded."""
+    its first sentence (languages/doctext.py), license headers excluded."""
     by_end_line: dict[int, object] = {}
     for cnode in comments:
         by_end_line[_line_end(cnode)] = cnode
@@ -563,7 +576,7 @@ def _attach_comment_docs(data: bytes, comments: list, items: list, sym_rows: lis
         text = "\n".join(_text(data, x.start_byte, x.end_byte) for x in block)
         if _LICENSE.search(text):
             continue
-        doc = comment_first_line(text.splitlines()[:3] if len(block) > 1 else text.splitlines())
+        doc = comment_summary(text.splitlines())
         if doc:
             sym_rows[d.idx] = row[:10] + (doc,) + row[11:]
 
@@ -689,6 +702,16 @@ def _label_anonymous(items: list[_Def]) -> None:
             k = id(d.parent)
             counters[k] = counters.get(k, 0) + 1
             d.label = f"<lambda{counters[k]}>"
+
+
+def _label_by_node_type(data: bytes, items: list[_Def], labels: dict) -> None:
+    """Name definitions whose name node is of a listed type `prefix + text of a field`."""
+    for d in items:
+        rule = labels.get(d.name_node.type)
+        if rule is not None:
+            part = d.name_node.child_by_field_name(rule[1])
+            if part is not None:
+                d.label = rule[0] + _collapse(_text(data, part.start_byte, part.end_byte))
 
 
 def _emit_bindings(data: bytes, binds: list, items: list[_Def], rows: FileRows) -> None:

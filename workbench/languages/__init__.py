@@ -52,12 +52,18 @@ class LanguageSpec:
     trailing_comments_in_body: bool = False  # indentation grammars: trailing comments end no block
     visibility: str = "modifiers"         # modifiers | pub (Rust) | case (Go) | static (C)
     indent_repair: bool = False           # broken files: repair ranges by indentation (indent_repair.py)
+    macro_repair: bool = False            # broken files: re-parse with annotation macros blanked (macro_repair.py)
+    # files that only declare (Python `.pyi` stubs): their symbols are `is_declaration`, so a
+    # lookup prefers the implementation of the same qualname and still finds the stub
+    declaration_files: tuple[str, ...] = ()
     # (extensions, pattern, language): a file with one of these extensions whose bytes match
     # the pattern is that other language (C++ headers named `.h`)
     content_switch: tuple | None = None
     # definitions written outside their class (`void Circle::area() {}`) are methods when a
     # method of the same name (module prefix aside) is declared anywhere in the repository
     out_of_line_methods: bool = False
+    # extra["node_labels"]: {name node type: (prefix, field)}: a symbol whose name node has
+    # that type is named prefix + the text of the node's field (`operator bool`)
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
 
@@ -69,6 +75,7 @@ def _add(spec: LanguageSpec) -> None:
 
 
 _add(LanguageSpec("python", "python", (".py", ".pyi", ".pyw"), query="python",
+                  declaration_files=(".pyi",),
                   index_stems=("__init__",), docstrings=True, class_scope_visible=False,
                   private_prefix="_", trailing_comments_in_body=True, indent_repair=True))
 _add(LanguageSpec("javascript", "javascript", (".js", ".mjs", ".cjs", ".jsx"), query="javascript",
@@ -85,10 +92,13 @@ _add(LanguageSpec("rust", "rust", (".rs",), query="rust", index_stems=("mod",), 
 _CPP_MARKERS = re.compile(
     rb"^[ \t]*(?:class[ \t]+[A-Za-z_]\w*[ \t]*(?:final[ \t]*)?[:{;\n]|namespace(?:[ \t]+[A-Za-z_][\w:]*)?\s*\{"
     rb"|using[ \t]+namespace[ \t]|template[ \t]*<|(?:public|private|protected)[ \t]*:)", re.M)
-_add(LanguageSpec("c", "c", (".c", ".h"), query="c", visibility="static",
+_add(LanguageSpec("c", "c", (".c", ".h"), query="c", visibility="static", macro_repair=True,
                   content_switch=((".h",), _CPP_MARKERS, "cpp")))
 _add(LanguageSpec("cpp", "cpp", (".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++",
-                                 ".ipp", ".tpp"), query="cpp", out_of_line_methods=True))
+                                 ".ipp", ".tpp"), query="cpp", out_of_line_methods=True,
+                  macro_repair=True,
+                  # a conversion operator's name node spans its parameters: name it by its type
+                  extra={"node_labels": {"operator_cast": ("operator ", "type")}}))
 
 # Languages the grammar pack knows, indexed with the generic rule (named definition nodes).
 _GENERIC = {

@@ -49,34 +49,97 @@
   type: (enum_specifier !name body: (enumerator_list) @body)
   declarator: (type_identifier) @name) @definition.enum
 
-; Other typedefs: `typedef struct PointVec PointVec;`, `typedef unsigned long u64;`,
-; pointer and function-pointer typedefs.
+;; Other typedefs: `typedef struct PointVec PointVec;`, `typedef unsigned long u64;`,
+; pointer, array and function(-pointer) typedefs, and every name of a
+; `typedef struct TAG {..} NAME, *PNAME;` other than the tag (the struct is named by its tag).
 (type_definition
   type: [(primitive_type) (type_identifier) (sized_type_specifier)
          (struct_specifier !body) (union_specifier !body) (enum_specifier !body)]
   declarator: [(type_identifier) @name
                (pointer_declarator declarator: (type_identifier) @name)
-               (array_declarator declarator: (type_identifier) @name)]) @definition.type
+               (pointer_declarator declarator: (pointer_declarator declarator: (type_identifier) @name))
+               (array_declarator declarator: (type_identifier) @name)
+               (function_declarator declarator: (type_identifier) @name)]) @definition.type
 (type_definition
-  declarator: (function_declarator
-    declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name)))) @definition.type
+  declarator: [(function_declarator
+                 declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name)))
+               (pointer_declarator
+                 declarator: (function_declarator
+                   declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
+               (function_declarator
+                 declarator: (parenthesized_declarator
+                   (pointer_declarator declarator: (pointer_declarator declarator: (type_identifier) @name))))
+               (array_declarator
+                 declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name)))
+               (function_declarator declarator: (parenthesized_declarator (type_identifier) @name))]) @definition.type
+((type_definition
+  type: [(struct_specifier name: (type_identifier) @_tag body: (_))
+         (union_specifier name: (type_identifier) @_tag body: (_))
+         (enum_specifier name: (type_identifier) @_tag body: (_))]
+  declarator: [(type_identifier) @name
+               (pointer_declarator declarator: (type_identifier) @name)
+               (pointer_declarator declarator: (pointer_declarator declarator: (type_identifier) @name))
+               (array_declarator declarator: (type_identifier) @name)]) @definition.type
+ (#not-eq? @_tag @name))
+(type_definition
+  type: [(struct_specifier !name body: (_)) (union_specifier !name body: (_)) (enum_specifier !name body: (_))]
+  declarator: [(pointer_declarator declarator: (type_identifier) @name)
+               (pointer_declarator declarator: (pointer_declarator declarator: (type_identifier) @name))
+               (array_declarator declarator: (type_identifier) @name)]) @definition.type
 
-; Struct and union fields.
-(field_declaration_list
-  (field_declaration
+; Enumerators (`RED`, `GREEN = 2`): shown with their enum in outlines.
+; (in an enum body, or in an #if block inside one)
+(enumerator name: (identifier) @name) @definition.enum_member
+
+;; Struct and union fields: pointers, arrays, function pointers (`int (*run)(int);`,
+; `struct netdev *(*alloc)(void);`, `void (*handlers[4])(int);`).
+; (A field declaration only stands in a struct body, or in an #if block inside one.)
+(field_declaration
     declarator: [(field_identifier) @name
                  (pointer_declarator declarator: (field_identifier) @name)
                  (pointer_declarator declarator: (pointer_declarator declarator: (field_identifier) @name))
+                 (pointer_declarator declarator: (array_declarator declarator: (field_identifier) @name))
                  (array_declarator declarator: (field_identifier) @name)
-                 (function_declarator                  ; int (*run)(int);
+                 (array_declarator declarator: (array_declarator declarator: (field_identifier) @name))
+                 (array_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name)))
+                 (function_declarator
                    declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name)))
-                ]) @definition.field)
+                 (function_declarator
+                   declarator: (parenthesized_declarator (pointer_declarator declarator: (array_declarator declarator: (field_identifier) @name))))
+                 (pointer_declarator
+                   declarator: (function_declarator
+                     declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name))))
+                 (pointer_declarator
+                   declarator: (pointer_declarator
+                     declarator: (function_declarator
+                       declarator: (parenthesized_declarator (pointer_declarator declarator: (field_identifier) @name)))))
+                ]) @definition.field
 
 ; ---------------------------------------------------------------- macros
-; Object-like macros with a value (header guards and bare flags are left out); the
-; signature of a function-like macro stops before its replacement text.
+; Object-like macros, with a value or without (`#define FMT_API`); the signature of a
+; function-like macro stops before its replacement text. A header's include guard (the
+; `#define` of the name its top-level `#ifndef` tests) is no symbol.
 
 (preproc_def name: (identifier) @name value: (_)) @definition.macro
+((translation_unit
+  (preproc_ifdef name: (identifier) @_guard (preproc_def name: (identifier) @name !value) @definition.macro))
+ (#not-eq? @_guard @name))
+(preproc_if (preproc_def name: (identifier) @name !value) @definition.macro)
+(preproc_else (preproc_def name: (identifier) @name !value) @definition.macro)
+(preproc_elif (preproc_def name: (identifier) @name !value) @definition.macro)
+(preproc_elifdef (preproc_def name: (identifier) @name !value) @definition.macro)
+(declaration_list (preproc_def name: (identifier) @name !value) @definition.macro)
+(field_declaration_list (preproc_def name: (identifier) @name !value) @definition.macro)
+(compound_statement (preproc_def name: (identifier) @name !value) @definition.macro)
+(preproc_if (preproc_ifdef (preproc_def name: (identifier) @name !value) @definition.macro))
+(preproc_else (preproc_ifdef (preproc_def name: (identifier) @name !value) @definition.macro))
+(preproc_elif (preproc_ifdef (preproc_def name: (identifier) @name !value) @definition.macro))
+(preproc_elifdef (preproc_ifdef (preproc_def name: (identifier) @name !value) @definition.macro))
+(declaration_list (preproc_ifdef (preproc_def name: (identifier) @name !value) @definition.macro))
+(field_declaration_list (preproc_ifdef (preproc_def name: (identifier) @name !value) @definition.macro))
+(compound_statement (preproc_ifdef (preproc_def name: (identifier) @name !value) @definition.macro))
+(preproc_ifdef (preproc_ifdef (preproc_def name: (identifier) @name !value) @definition.macro))
+(translation_unit (preproc_def name: (identifier) @name !value) @definition.macro)
 (preproc_function_def name: (identifier) @name value: (_) @body) @definition.macro
 (preproc_function_def name: (identifier) @name !value) @definition.macro
 

@@ -40,6 +40,13 @@
                  (function_declarator declarator: [(identifier) (field_identifier) (qualified_identifier) (operator_name)] @name))]
   !body) @declaration.function
 
+; Conversion operators (`explicit operator bool() const`): named `operator bool` (the
+; spec's `node_labels`: "operator " + the operator's type).
+(function_definition declarator: (operator_cast) @name body: (compound_statement) @body) @definition.function
+(template_declaration (function_definition declarator: (operator_cast) @name body: (compound_statement) @body)) @definition.function
+(declaration declarator: (operator_cast) @name) @declaration.function
+(field_declaration declarator: (operator_cast) @name) @declaration.function
+
 ; Member function declarations in a class body (`double area() const override;`,
 ; `virtual double area() const = 0;`, `explicit Circle(double r);`, `~Circle();`).
 (field_declaration
@@ -69,13 +76,34 @@
                  (reference_declarator (function_declarator declarator: [(identifier) (qualified_identifier)] @name))])) @declaration.function
 (template_declaration (alias_declaration name: (type_identifier) @name)) @definition.type
 
-; `using Id = std::string;` at file, namespace or class scope (not local aliases).
+; `using Id = std::string;` at file, namespace or class scope, also in #if blocks (not local
+; aliases).
 (translation_unit (alias_declaration name: (type_identifier) @name) @definition.type)
 (declaration_list (alias_declaration name: (type_identifier) @name) @definition.type)
 (field_declaration_list (alias_declaration name: (type_identifier) @name) @definition.type)
+(preproc_ifdef (alias_declaration name: (type_identifier) @name) @definition.type)
+(preproc_if (alias_declaration name: (type_identifier) @name) @definition.type)
+(preproc_else (alias_declaration name: (type_identifier) @name) @definition.type)
+(preproc_elif (alias_declaration name: (type_identifier) @name) @definition.type)
+; `typedef typename Traits::Bits Bits;`, `typedef std::vector<T> List;`,
+; `typedef std::ostream& (*Manip)(std::ostream&);`
 (type_definition
-  type: [(qualified_identifier) (template_type)]
-  declarator: (type_identifier) @name) @definition.type
+  type: [(qualified_identifier) (template_type) (dependent_type) (decltype)]
+  declarator: [(type_identifier) @name
+               (pointer_declarator declarator: (type_identifier) @name)
+               (reference_declarator (type_identifier) @name)]) @definition.type
+(type_definition
+  declarator: [(reference_declarator
+                 (function_declarator
+                   declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name))))
+               (function_declarator
+                 declarator: (parenthesized_declarator
+                   (pointer_declarator declarator: (qualified_identifier) (type_identifier) @name)))]) @definition.type
+
+; Reference members (`Container& container_;`, `const T& value_;`).
+(field_declaration
+  declarator: [(reference_declarator (field_identifier) @name)
+               (reference_declarator (pointer_declarator declarator: (field_identifier) @name))]) @definition.field
 
 ; ---------------------------------------------------------------- heritage
 

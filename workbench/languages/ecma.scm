@@ -58,17 +58,31 @@
 ; Functions written in an object literal: `const api = { run() {...}, stop: () => {...} }`,
 ; `module.exports = { build() {...} }`. They nest in the symbol around the object (the
 ; constant `api`: qualname `api.run`), or in the module when there is none.
+; A quoted key names its function by the string's content (`"Program:exit"(node) {}`).
 (object (method_definition name: (property_identifier) @name body: (statement_block) @body) @definition.function)
+(object (method_definition name: (string (string_fragment) @name) body: (statement_block) @body) @definition.function)
 (object
   (pair
-    key: (property_identifier) @name
+    key: [(property_identifier) @name (string (string_fragment) @name)]
     value: [(arrow_function body: (_) @body)
             (function_expression body: (_) @body)
             (generator_function body: (_) @body)]) @definition.function)
 
+; A function assigned to a member or a variable inside a function (`nodes.Program =
+; function (node) {}`, `this.onExit = () => {}`, `fix = function (fixer) {}`) nests in it.
+(expression_statement
+  (assignment_expression
+    left: [(member_expression property: (property_identifier) @name (#not-eq? @name "exports"))
+           (identifier) @name]
+    right: [(arrow_function body: (_) @body)
+            (function_expression body: (_) @body)]) @definition.function)
+
 ; ---------------------------------------------------------------- classes
 
 (class_declaration name: (_) @name body: (class_body) @body) @definition.class
+; A named class expression (`module.exports = class Cursor extends Base {}`, a class passed
+; to a call) is a class wherever it stands.
+(class name: (_) @name body: (class_body) @body) @definition.class
 (class_declaration decorator: (decorator) @decorator name: (_) @name) @definition.class
 (export_statement
   declaration: (class_declaration name: (_) @name body: (class_body) @body)) @definition.class

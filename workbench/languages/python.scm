@@ -21,7 +21,8 @@
 ; Docstrings: the first statement of a body, or of the module.
 (function_definition name: (identifier) @name body: (block . (string) @doc))
 (class_definition name: (identifier) @name body: (block . (string) @doc))
-(module . (string) @doc.module)
+; the module docstring may follow comments (a licence header, a shebang, a coding line)
+(module . (comment)* . (string) @doc.module)
 
 ; Class-level fields and module variables (plain, annotated and chained assignments).
 (class_definition
@@ -31,6 +32,14 @@
 (module (assignment left: (identifier) @name) @definition.variable)
 (module (assignment left: (pattern_list (identifier) @name)) @definition.variable)
 (module (assignment right: (assignment left: (identifier) @name)) @definition.variable)
+; ... also when set in a module-level `if`/`try` (`try: import x; HAVE_X = True except ...`).
+(module (if_statement consequence: (block (assignment left: (identifier) @name) @definition.variable)))
+(module (if_statement alternative: (elif_clause consequence: (block (assignment left: (identifier) @name) @definition.variable))))
+(module (if_statement alternative: (else_clause body: (block (assignment left: (identifier) @name) @definition.variable))))
+(module (try_statement body: (block (assignment left: (identifier) @name) @definition.variable)))
+(module (try_statement (except_clause (block (assignment left: (identifier) @name) @definition.variable))))
+(module (try_statement (else_clause body: (block (assignment left: (identifier) @name) @definition.variable))))
+(module (try_statement (finally_clause (block (assignment left: (identifier) @name) @definition.variable))))
 
 ; Bases of a class.
 (class_definition

@@ -23,6 +23,25 @@
 (class_body (public_field_definition name: (_) @name) @definition.field)
 (class_body (public_field_definition decorator: (decorator) @decorator name: (_) @name) @definition.field)
 
+; Ambient declarations (`declare const x: T;`, `export declare let y: U;`, `declare var z;`),
+; the bulk of a `.d.ts` file.
+(ambient_declaration (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name))) @declaration.constant
+(ambient_declaration (lexical_declaration kind: "let" (variable_declarator name: (identifier) @name))) @declaration.variable
+(ambient_declaration (variable_declaration (variable_declarator name: (identifier) @name))) @declaration.variable
+(export_statement
+  declaration: (ambient_declaration (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name)))) @declaration.constant
+(export_statement
+  declaration: (ambient_declaration (lexical_declaration kind: "let" (variable_declarator name: (identifier) @name)))) @declaration.variable
+(export_statement
+  declaration: (ambient_declaration (variable_declaration (variable_declarator name: (identifier) @name)))) @declaration.variable
+
+; ... and inside a declared namespace (`declare namespace util { const find: F; }`).
+(internal_module body: (statement_block
+  (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name !value)) @declaration.constant))
+(internal_module body: (statement_block
+  (export_statement
+    declaration: (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name !value))) @declaration.constant))
+
 ; Overload signatures and `declare function`.
 (function_signature name: (identifier) @name) @declaration.function
 (export_statement declaration: (function_signature name: (identifier) @name)) @declaration.function
