@@ -148,6 +148,8 @@ def find_in_outline(data, target: Target) -> tuple[list | None, int]:
     if items is None:                  # a directory outline: the file's part
         items = next((f.get("symbols") for f in data.get("files") or () if f.get("path") == target.path), None)
     names = target.names
+    if data.get("level") == 3:         # one function's blocks: its own line is the range
+        return (data.get("lines"), len(names)) if data.get("symbol") == target.qualname else (None, 0)
     if data.get("level") == 2:         # one definition expanded: where it sits among the names
         sym = data.get("symbol") or ""
         for k in range(1, len(names) + 1):

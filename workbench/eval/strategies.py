@@ -10,6 +10,7 @@ range: it finds ranges in the answers, as an agent would.
 | `whole_file` | read_region(1, N), following the continuation notes to the end |
 | `first_n[:N]` | read_region(1, N) (default 300 lines), following continuation notes up to line N |
 | `outline_region` | read_outline(path) (whatever level it picks), expand as it says until the definition shows, read_region |
+| `outline_symbol` | read_outline(path); when the definition is not shown, read_outline(path, symbol=Class.method) (its own line and blocks), read_region |
 | `hierarchical` | read_outline(path, level=1), expand one definition at a time (level 2), read_region |
 | `map_region[:B]` | repo_map(budget B); if the definition is on it, read_region; else as `outline_region` |
 | `resolve` | resolve_symbol(Class.method, path) (a second call when the answer lists candidates) |
@@ -25,8 +26,8 @@ from typing import Callable
 from .probe import Probe, Target, find_in_outline
 
 STRATEGIES: dict[str, Callable] = {}
-DEFAULT_STRATEGIES = ("whole_file", "first_n", "outline_region", "hierarchical", "map_region",
-                      "resolve", "search_region", "context_pack")
+DEFAULT_STRATEGIES = ("whole_file", "first_n", "outline_region", "outline_symbol", "hierarchical",
+                      "map_region", "resolve", "search_region", "context_pack")
 MAX_EXPANSIONS = 6
 
 
@@ -87,6 +88,17 @@ def _expand_and_read(p: Probe, t: Target, resp, level: int | None = None) -> Non
 @register("outline_region")
 def outline_region(p: Probe, t: Target, param=None) -> None:
     _expand_and_read(p, t, p.call("read_outline", path=t.path))
+
+
+@register("outline_symbol")
+def outline_symbol(p: Probe, t: Target, param=None) -> None:
+    r = p.call("read_outline", path=t.path)
+    if p.has_range():
+        return
+    lines, _depth = find_in_outline(r.data, t)
+    if not lines:
+        r = p.call("read_outline", path=t.path, symbol=t.dotted)
+    _expand_and_read(p, t, r)
 
 
 @register("hierarchical")

@@ -64,18 +64,16 @@ def from_git(repo, from_rev: str, to_rev: str, *, task_set: str | None = None,
         if spec is None or not spec.parse or not _wanted(path, list(include), list(exclude)):
             continue
         work.append(ch)
-    blobs = g.read_many([(a, ch.old_path) if ch.old_path else (a, "") for ch in work]
-                        + [(b, ch.new_path) if ch.new_path else (b, "") for ch in work])
-    n = len(work)
+    specs = sorted({(a, ch.old_path) for ch in work if ch.old_path} | {(b, ch.new_path) for ch in work if ch.new_path})
+    blob = dict(zip(specs, g.read_many(specs)))
     rows: list[dict] = []
-    it = range(n)
+    it = work
     if progress:
         from tqdm.auto import tqdm
         it = tqdm(it, desc="tasks", unit="file", leave=False)
-    for i in it:
-        ch = work[i]
-        old_data = blobs[i] if ch.old_path else None
-        new_data = blobs[n + i] if ch.new_path else None
+    for ch in it:
+        old_data = blob.get((a, ch.old_path))
+        new_data = blob.get((b, ch.new_path))
         old = new = None
         if ch.old_path:
             spec = _spec_for(ch.old_path, old_data)

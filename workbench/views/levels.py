@@ -37,7 +37,7 @@ class LevelError(LookupError):
 # ---------------------------------------------------------------- hints
 
 def _hint(path: str) -> str:
-    return f'[level 1: top-level definitions; read_outline(path="{path}", symbol="NAME") expands one]'
+    return f'[level 1; expand one: read_outline(path="{path}", symbol="NAME")]'
 
 
 def _with_hint(text: str, rules: Rules, hint: str, language: str | None) -> str:
@@ -127,20 +127,28 @@ def file_levels(con, rel: str, rules: Rules, level: int | None = None) -> tuple[
     `rules.outline_budget` (or `level` is None and there is no budget), else level 1, made
     smaller (COMPACT_STEPS) until it fits."""
     budget = rules.outline_budget
-    if level is None:
-        text, data, versions = render(con, rel, rules)
-        if budget is None or _tokens(rules, text) <= budget or not versions:
-            return text, data, versions
-    elif level != 1:
+    if level is not None and level != 1:
         raise LevelError(f"error: level {level} needs a symbol: read_outline(path=\"{rel}\", "
                          f"symbol=\"NAME\", level={level})")
-    info = file_info(con, rel)
-    steps = _steps(rules, info is not None and outlinable(info))
+    info = file_info(con, rel) if rel != "." else None
+    one = load(con, rel, [info])[0] if info is not None and outlinable(info) else None
+    if level is None:
+        if one is not None:
+            data, versions = json_file(one, rules), {one.path: one.info.sha256}
+            text = _dump(data, rules) if rules.format == "json" else RENDERERS[rules.format](one, rules)
+        else:
+            text, data, versions = render(con, rel, rules)
+        if budget is None or _tokens(rules, text) <= budget or not versions:
+            return text, data, versions
+    steps = _steps(rules, one is not None)
     for i, (how, change) in enumerate(steps):
         r = rules.replace(max_depth=1, **change)
-        text, data, versions = render(con, rel, r)
-        if how == "dense":
-            text = _dense_file(load(con, rel, [info])[0], r)
+        if one is None:                            # a directory (or a file without outline)
+            text, data, versions = render(con, rel, r)
+        else:                                      # one file: loaded once, rendered per step
+            data, versions = json_file(one, r), {one.path: one.info.sha256}
+            text = _dense_file(one, r) if how == "dense" else \
+                _dump(data, r) if r.format == "json" else RENDERERS[r.format](one, r)
         if isinstance(data, dict):
             data = {**data, "level": 1, "compact": how or None}
         text = _with_hint(text, r, _hint(rel), data.get("language") if isinstance(data, dict) else None)
@@ -227,7 +235,7 @@ def _members(fd: FileData, s: Sym, rules: Rules) -> tuple[str, dict, dict]:
             text = RENDERERS[r.format](part, r)
         kids = [c for c in s.children if c.kind not in ANONYMOUS_KINDS and c.children]
         if kids:
-            text = _with_hint(text, r, f'[level 2: symbol="{_local(fd, s)}.NAME" expands a member]',
+            text = _with_hint(text, r, f'[level 2; expand a member: symbol="{_local(fd, s)}.NAME"]',
                               fd.language)
         if rules.outline_budget is None or _tokens(rules, text) <= rules.outline_budget \
                 or i == len(steps) - 1:
