@@ -26,6 +26,8 @@ from workbench.views.lookup import source_files  # noqa: E402
 from workbench.views.source import file_info, read_text  # noqa: E402
 from workbench.views.tokens import get_tokenizer  # noqa: E402
 
+from strategies import root_label  # noqa: E402  (bench/strategies.py)
+
 
 def q(xs, p):
     xs = sorted(xs)
@@ -69,7 +71,7 @@ def main(argv=None) -> int:
             over.append((path, r.tokens, whole_read))
     t_files = time.perf_counter() - t0
     load = os.getloadavg()
-    print(f"root: {a.root}; outline_budget {rules.outline_budget}; {len(whole):,} files; "
+    print(f"root: {root_label(a.root)}; outline_budget {rules.outline_budget}; {len(whole):,} files; "
           f"{t_files:.1f}s; load {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
     print(f"{'tokens per file':<34}{'p25':>8}{'median':>8}{'p75':>8}{'p90':>8}{'max':>9}{'total':>12}")
     for label, xs in (("whole file", whole), ("whole outline (outline_budget none)", full),

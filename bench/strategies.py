@@ -26,7 +26,14 @@ import workbench  # noqa: E402
 from workbench import eval as ev  # noqa: E402
 from workbench import tasks  # noqa: E402
 
-STRATEGIES = ["whole_file", "outline_region", "hierarchical", "map_region", "resolve"]
+STRATEGIES = ["whole_file", "outline_region", "outline_symbol", "hierarchical", "map_region", "resolve"]
+
+
+def root_label(root: str) -> str:
+    """How the printed figures name the tree (no machine paths in kept outputs)."""
+    if os.path.abspath(root) == os.path.abspath(sysconfig.get_paths()["stdlib"]):
+        return f"the standard library of Python {sys.version.split()[0]}"
+    return os.path.basename(os.path.abspath(root))
 
 
 def main(argv=None) -> int:
@@ -54,8 +61,8 @@ def main(argv=None) -> int:
     con.register("r", res.results)
     q = lambda sql: con.sql(sql).fetchall()  # noqa: E731
     load = os.getloadavg()
-    print(f"root: {a.root}")
-    print(f"index: {wb.report}".replace(db, "<db>") if wb.report else "")
+    print(f"root: {root_label(a.root)}")
+    print(f"index: {wb.report}".replace(db, "<db>").replace(a.root, "<root>") if wb.report else "")
     print(f"index time {t_index:.1f}s; evaluation {res.seconds:.1f}s; load {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
     print(f"tasks: {len(rows):,} of {total:,} functions and methods"
           + ("" if len(rows) == total else f" (seeded sample, seed {a.seed})")

@@ -152,3 +152,16 @@ def test_cli_eval(shop, tmp_path, capsys):
     assert out_file.read_text().count("\n") == 2 * 2 * 2 + 1
     assert main(["eval", db, "--strategy", "nope"]) == 2
     assert main(["eval", db, "missing.parquet"]) == 2
+
+
+def test_outline_symbol_asks_for_the_definition_itself_when_the_outline_hides_it(result):
+    calls = [c for c in result.calls.to_pylist() if c["strategy"] == "outline_symbol" and c["rules"] == "small"]
+    runs = [r for r in result.results.to_pylist() if r["strategy"] == "outline_symbol" and r["rules"] == "small"]
+    expanded = {c["task_id"]: json.loads(c["args"]) for c in calls
+                if c["tool"] == "read_outline" and "symbol" in json.loads(c["args"])}
+    methods = [r for r in runs if r["qualname"].count(".") >= 3]      # shop.mod.Class.method
+    assert methods and all(r["outcome"] == "hit" for r in runs)
+    # under a 150-token outline budget the file outline is level 1: methods are not on it
+    assert {r["task_id"] for r in methods} <= set(expanded)
+    for r in methods:
+        assert expanded[r["task_id"]]["symbol"] == ".".join(r["qualname"].split(".")[2:])
