@@ -26,7 +26,7 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     wb = workbench.index(a.root, db=a.db, progress=False)
     whole = wb.tool("read_region", path=a.file, start_line=1, end_line=10**9,
-                    rules=workbench.views.Rules(max_chars=10**9))
+                    rules=workbench.views.Rules(max_chars=10**9, max_tokens=10**9))
     text = Path(wb.root, a.file).read_text(encoding="utf-8")
     n = count_tokens(text)
     print(f"{a.file}: {len(text.splitlines())} lines, {len(text):,} chars, {n:,} tokens (cl100k) "

@@ -2,7 +2,7 @@
 stable cell ids).
 
     .venv/bin/python notebooks/_build.py          # rewrite every notebook
-    .venv/bin/python notebooks/_build.py --check  # exit 1 if a notebook differs from its source
+    .venv/bin/python notebooks/_build.py --check  # exit 1 if a notebook's cells differ from its source
 
 Each source is a plain Python file in jupytext's "percent" format, so linters, editors and
 tests read it as code (and jupytext can pair it with the notebook):
@@ -19,8 +19,10 @@ tests read it as code (and jupytext can pair it with the notebook):
 
 IPython magics are comments in the source (`# %load_ext sql`); a cell that starts with a
 cell magic (`# %%sql`) is commented whole, since its body is not Python. Edit the sources,
-not the notebooks: a notebook saved from JupyterLab carries outputs and execution counts,
-and the test suite checks that the committed files have none.
+not the notebooks. `--check` compares what the cells say (type, source, tags), not outputs,
+execution counts or metadata: running a notebook in JupyterLab, which saves its outputs
+into the file, does not make it "out of date". (The test suite checks separately that the
+committed notebooks carry no outputs.)
 """
 from __future__ import annotations
 
@@ -88,6 +90,20 @@ def notebook_text(source: Path) -> str:
     return nbformat.writes(build(source.stem, parse(source.read_text(encoding="utf-8")))) + "\n"
 
 
+def cells_of(nb) -> list[tuple[str, str, list]]:
+    """What a notebook's cells say: (type, source, tags), nothing that running it changes."""
+    return [(c.cell_type, c.source, list(c.get("metadata", {}).get("tags", []))) for c in nb.cells]
+
+
+def same_cells(path: Path, source: Path) -> bool:
+    """The notebook at `path` has exactly the cells its source builds (outputs ignored)."""
+    try:
+        nb = nbformat.read(path, as_version=4)
+    except Exception:  # noqa: BLE001  (unreadable or not a notebook)
+        return False
+    return cells_of(nb) == cells_of(build(source.stem, parse(source.read_text(encoding="utf-8"))))
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     check = "--check" in argv
@@ -97,7 +113,7 @@ def main(argv=None) -> int:
         path = HERE / f"{source.stem}.ipynb"
         text = notebook_text(source)
         if check:
-            if not path.exists() or path.read_text(encoding="utf-8") != text:
+            if not path.exists() or not same_cells(path, source):
                 stale.append(path.name)
         else:
             path.write_text(text, encoding="utf-8")

@@ -14,6 +14,19 @@ SAMPLES = ROOT / "sample_repos"
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def own_cache_dir(tmp_path_factory):
+    """Default databases of the test session go to a folder of its own, never into the
+    user's cache (`workbench.locations`; kernels started by the tests inherit it)."""
+    old = os.environ.get("WORKBENCH_CACHE_DIR")
+    os.environ["WORKBENCH_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
+    yield os.environ["WORKBENCH_CACHE_DIR"]
+    if old is None:
+        os.environ.pop("WORKBENCH_CACHE_DIR", None)
+    else:
+        os.environ["WORKBENCH_CACHE_DIR"] = old
+
+
 @pytest.fixture
 def sample_copy(tmp_path):
     """Copy a sample repository to tmp_path (tests may edit it) and return its path."""
@@ -41,3 +54,25 @@ def write(root: Path, rel: str, text: str | bytes) -> Path:
     else:
         p.write_text(text, encoding="utf-8")
     return p
+
+
+RICH_VERSION = "15.0.0"     # a real library of 100 Python files, fetched at run time
+
+
+@pytest.fixture(scope="session")
+def rich_repo(tmp_path_factory):
+    """The source of the `rich` library (its sdist from the package index, unpacked):
+    real code at the size of a typical project. Skipped when the index cannot be reached."""
+    import subprocess
+    import tarfile
+    dest = tmp_path_factory.mktemp("rich")
+    r = subprocess.run([sys.executable, "-m", "pip", "download", f"rich=={RICH_VERSION}", "--no-deps",
+                        "--no-binary", ":all:", "-q", "-d", str(dest)], capture_output=True, text=True)
+    sdist = next(dest.glob("rich-*.tar.gz"), None)
+    if r.returncode != 0 or sdist is None:
+        if os.environ.get("CI"):
+            raise RuntimeError(f"pip download rich failed: {r.stderr[-2000:]}")
+        pytest.skip("cannot download the rich sdist: " + (r.stderr.strip().splitlines() or ["?"])[-1])
+    with tarfile.open(sdist) as tar:
+        tar.extractall(dest, filter="data")
+    return dest / f"rich-{RICH_VERSION}"

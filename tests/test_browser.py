@@ -1,15 +1,16 @@
-"""A real browser: JupyterLab on localhost, headless Debian chromium driven by playwright.
+"""A real browser: JupyterLab on localhost, headless Debian chromium driven by playwright,
+on a real library (`rich`, fetched at run time).
 
-Opens notebooks/01_outline_lab.ipynb in a temporary copy of the notebooks folder, runs all
-cells from the Run menu, checks that the widgets and a plotly figure rendered, changes the
-outline format and waits for the outline text to change, and saves screenshots under
-tests/_artifacts/browser/.
+Opens the outline lab and the call-chain notebooks in a temporary copy of the notebooks
+folder (their REPO parameter set to rich), runs all cells from the Run menu, checks that the
+widgets and plotly figures rendered, changes the outline format and waits for the outline
+text to change, expands a collapsed group of the call chain with a click, and saves
+screenshots under tests/_artifacts/browser/.
 """
 from __future__ import annotations
 
 import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -40,12 +41,17 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def lab(tmp_path_factory):
+def lab(tmp_path_factory, rich_repo):
     """A JupyterLab server (token disabled) on a free localhost port, rooted at a temporary
-    copy of notebooks/; yields its base URL."""
+    copy of notebooks/ whose REPO parameter is the rich library; yields its base URL."""
+    import nbformat
+
+    from workbench.notebooks import inject_parameters
     root = tmp_path_factory.mktemp("lab")
     for nb in (ROOT / "notebooks").glob("*.ipynb"):
-        shutil.copy(nb, root / nb.name)
+        book = nbformat.read(nb, as_version=4)
+        inject_parameters(book, {"REPO": str(rich_repo), "SMALL": True})
+        nbformat.write(book, root / nb.name)
     settings = root / ".lab-settings"
     (settings / "@jupyterlab" / "apputils-extension").mkdir(parents=True)
     # No "news" pop-up and no update check: nothing that needs the network or covers the page.
@@ -109,8 +115,11 @@ def _accept_kernel_dialog(page) -> bool:
 
 
 def _kernel_idle(lab: str, name: str) -> bool:
-    with urllib.request.urlopen(f"{lab}/api/sessions", timeout=5) as r:
-        sessions = json.load(r)
+    try:
+        with urllib.request.urlopen(f"{lab}/api/sessions", timeout=15) as r:
+            sessions = json.load(r)
+    except OSError:                 # a busy server (a loaded machine): ask again
+        return False
     return any(s.get("path", "").endswith(f"{name}.ipynb") and s.get("kernel")
                and s["kernel"].get("execution_state") == "idle" for s in sessions)
 
@@ -148,7 +157,7 @@ def _wait_for(page, selector: str, timeout_s: float):
     raise TimeoutError(f"{selector!r} did not appear within {timeout_s}s")
 
 
-def _wait_until_idle(page, timeout_s: float = 180):
+def _wait_until_idle(page, timeout_s: float = 420):
     """Wait until no cell shows ``[*]`` and the kernel indicator says idle."""
     page.wait_for_function(
         """() => ![...document.querySelectorAll('.jp-InputPrompt')].some(e => e.textContent.includes('*'))
@@ -169,8 +178,8 @@ def test_outline_lab_runs_renders_widgets_and_reacts_to_an_option(lab, browser):
         old.unlink()
     page = _open_and_run_all(browser, lab, "01_outline_lab")
     try:
-        _wait_for(page, ".wb-outline-browser pre.wb-outline", 180)
-        _wait_for(page, ".js-plotly-plot .main-svg", 180)
+        _wait_for(page, ".wb-outline-browser pre.wb-outline", 420)
+        _wait_for(page, ".js-plotly-plot .main-svg", 420)
         _wait_until_idle(page)
         assert not _errors(page), _errors(page)
         assert page.locator(".jupyter-widgets").count() > 3          # widget views rendered
@@ -216,7 +225,7 @@ def test_call_chains_graph_renders_inside_the_widget_and_follows_the_depth(lab, 
         old.unlink()
     page = _open_and_run_all(browser, lab, "02_call_chains")
     try:
-        _wait_for(page, ".wb-callchain .js-plotly-plot .main-svg", 180)
+        _wait_for(page, ".wb-callchain .js-plotly-plot .main-svg", 420)
         _wait_until_idle(page)
         assert not _errors(page), _errors(page)
         box = page.locator(".wb-callchain").first
@@ -224,7 +233,23 @@ def test_call_chains_graph_renders_inside_the_widget_and_follows_the_depth(lab, 
         page.wait_for_timeout(1000)
         summary = box.locator(".wb-chain-summary").first.text_content()
         assert "nodes" in summary and "resolved call edges" in summary
+        assert "rich" in summary and "collapsed by" in summary       # a real chain, collapsed
         box.locator(".js-plotly-plot").first.screenshot(path=str(ARTIFACTS / "02_call_chains_graph.png"))
+        box.locator(".wb-groups").first.scroll_into_view_if_needed()
+        page.wait_for_timeout(1000)
+        page.screenshot(path=str(ARTIFACTS / "02_call_chains_widget.png"))   # graph and group buttons
+        # expand-on-click: the first collapsed group's button draws its members
+        button = box.locator(".wb-expand button, button.wb-expand").first
+        label = button.text_content()
+        button.click()
+        page.wait_for_function(
+            """(before) => { const el = document.querySelector('.wb-callchain .wb-chain-summary');
+                             return el && el.textContent !== before; }""", arg=summary, timeout=60_000)
+        expanded = box.locator(".wb-chain-summary").first.text_content()
+        assert expanded != summary and label.strip().startswith("expand")
+        page.wait_for_timeout(1500)
+        box.locator(".js-plotly-plot").first.screenshot(path=str(ARTIFACTS / "02_call_chains_expanded.png"))
+        summary = expanded
         box.locator(".wb-depth").first.click()            # focus the slider, then step it down
         page.keyboard.press("Home")
         page.wait_for_function(

@@ -1,6 +1,7 @@
 """The CLI twins: index, sql, stats, demo."""
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -64,3 +65,30 @@ def test_graph_macros_are_stored_in_the_database(sample_copy, tmp_path, capsys):
     finally:
         con.close()
     assert ("shop.orders.Order.recalculate",) in rows
+
+
+def test_every_command_help_describes_arguments_defaults_and_an_example():
+    """`workbench COMMAND --help`: a description, a help text for every argument, the
+    default of every option that has one, and at least one example."""
+    import argparse
+
+    from workbench.cli import build_parser
+    p = build_parser()
+    sub = next(a for a in p._actions if isinstance(a, argparse._SubParsersAction))
+    problems = []
+    for name, cmd in sub.choices.items():
+        text = cmd.format_help()
+        if not cmd.description:
+            problems.append(f"{name}: no description")
+        if not re.search(rf"examples:\n  workbench {name}(\s|$)", text):
+            problems.append(f"{name}: no example")
+        for a in cmd._actions:
+            if isinstance(a, argparse._HelpAction):
+                continue
+            label = a.option_strings[0] if a.option_strings else a.dest
+            if not a.help:
+                problems.append(f"{name} {label}: no help")
+            elif a.option_strings and not a.required and "default" not in a.help \
+                    and "repeatable" not in a.help and a.nargs != 0 and "optional" not in a.help:
+                problems.append(f"{name} {label}: no default stated")
+    assert problems == []

@@ -368,3 +368,37 @@ def test_unchanged_reindex_does_not_resolve_again(shop_copy):
     report = wb.reindex(progress=False)
     assert report.changed_paths == []
     assert resolve_edges(wb.con, []).edges == 0
+
+
+# ---------------------------------------------------------------- cycles, bounded
+
+def test_import_cycles_are_components_largest_first_however_many_simple_cycles(tmp_path):
+    """Twelve modules importing each other hold billions of simple cycles (what a path-walking
+    query or nx.simple_cycles enumerates); as strongly connected components they are one."""
+    from workbench.graph import call_cycles, import_cycles, strongly_connected
+    pkg = tmp_path / "p"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("", encoding="utf-8")
+    names = [f"m{i:02d}" for i in range(12)]
+    for n in names:
+        others = "".join(f"from p import {o}\n" for o in names if o != n)
+        (pkg / f"{n}.py").write_text(others + f"\n\ndef f_{n}():\n    return 1\n", encoding="utf-8")
+    ring = ["a", "b", "c"]                      # a -> b -> c -> a
+    for i, n in enumerate(ring):
+        (pkg / f"{n}.py").write_text(f"from p import {ring[(i + 1) % 3]}\n\n\ndef go(k):\n"
+                                     f"    return {ring[(i + 1) % 3]}.go(k - 1) if k else 0\n", encoding="utf-8")
+    (pkg / "leaf.py").write_text("from p import a\n", encoding="utf-8")          # on no cycle
+    (pkg / "rec.py").write_text("def down(n):\n    return down(n - 1) if n else 0\n", encoding="utf-8")
+    with workbench.index(tmp_path, db=str(tmp_path / "c.duckdb"), progress=False, jobs=1) as wb:
+        page = import_cycles(wb.con)
+        assert page.total == 2 and [c.size for c in page] == [12, 3]
+        assert page[0].members == [f"p/{n}.py" for n in names] and page[0].edges == 12 * 11
+        assert page[1].members == ["p/a.py", "p/b.py", "p/c.py"]
+        assert "p/leaf.py" not in {m for c in page for m in c.members}
+        one = import_cycles(wb.con, limit=1)
+        assert len(one) == 1 and one.total == 2 and one.rest == 1
+        calls = {tuple(c.members) for c in call_cycles(wb.con)}
+        assert ("p.a.go", "p.b.go", "p.c.go") in calls and ("p.rec.down",) in calls
+    assert strongly_connected([(1, 2), (2, 3)]) == []
+    big = [(i, j) for i in range(300) for j in range(300) if i != j]       # 89,700 edges, one component
+    assert [len(c) for c in strongly_connected(big)] == [300]

@@ -10,17 +10,18 @@ PACKAGE = Path(__file__).resolve().parent.parent / "workbench"
 # Lowest first. A module belongs to the first layer with a prefix matching its dotted name
 # (a package's prefix covers its submodules). A module may import its own layer or lower.
 LAYERS = [
-    ("data", ["workbench.languages", "workbench.schema", "workbench.gcpause", "workbench.versions"]),
+    ("data", ["workbench.languages", "workbench.schema", "workbench.gcpause", "workbench.versions",
+              "workbench.locations"]),
     ("vocabulary and parsing", ["workbench.vocab", "workbench.exprs", "workbench.scan",
                                 "workbench.extract"]),
-    ("store", ["workbench.store"]),
+    ("store", ["workbench.store", "workbench.calllog"]),
     ("resolution", ["workbench.resolve", "workbench.stats"]),
     ("index and queries", ["workbench.indexer", "workbench.callgraph", "workbench.graph"]),
     ("views", ["workbench.views"]),
     ("tasks and evaluation", ["workbench.tasks", "workbench.eval"]),
     ("api", ["workbench.api"]),
-    ("faces", ["workbench.widgets", "workbench.plots", "workbench.cli", "workbench.notebooks",
-               "workbench"]),
+    ("faces", ["workbench.widgets", "workbench.plots", "workbench.chainview", "workbench.cli",
+               "workbench.notebooks", "workbench.server", "workbench"]),
 ]
 
 

@@ -10,7 +10,9 @@ import pytest
 import workbench
 from workbench import graph, store
 from workbench.views import call
-from workbench.views.graph_tools import MAX_LIST
+from workbench.views.rules import Rules
+
+MAX_LIST = Rules().max_rows
 
 N = 60          # classes, each with __init__ and get, each instantiated and called
 
@@ -39,7 +41,9 @@ def test_find_definition_of_a_common_name_is_capped_and_counts_the_rest(crowd):
     assert [d.callers for d in page] == [3] * 5
     text = call(crowd, "find_definition", {"symbol": "__init__"}).text
     assert text.count("pkg.m") == MAX_LIST
-    assert text.endswith(f"... {N - MAX_LIST} more matches; use a qualified name")
+    assert text.startswith(f"{N} definitions matching '__init__':")
+    assert text.endswith(f"[definitions 1-{MAX_LIST} of {N} shown; next page: "
+                         f'find_definition(symbol="__init__", offset={MAX_LIST})]')
     nxt = graph.find_definition(crowd.con, "__init__", limit=5, offset=5)
     assert not {d.symbol_id for d in nxt} & {d.symbol_id for d in page} and nxt.total == N
     past = graph.find_definition(crowd.con, "__init__", limit=5, offset=N + 10)

@@ -12,6 +12,8 @@ import pytest
 
 from workbench.notebooks import NOTEBOOKS, execute, inject_parameters, notebook_paths, sample_repo
 
+ROOT = NOTEBOOKS.parent
+
 CELL_TIMEOUT = 240          # seconds per cell; a stuck kernel fails the test instead of hanging
 NAMES = [p.stem for p in notebook_paths()]
 # Notebooks whose subject is one repository's structure also run on the other samples.
@@ -56,9 +58,18 @@ def test_percent_sources_keep_magics_tags_and_markdown():
                            ("code", "%%sql\nSELECT 1\n\nFROM t", [])]
 
 
+def _committed(path: Path) -> str:
+    """The text of `path` as committed (git's index), or the file itself outside a git
+    checkout: running a notebook in JupyterLab writes outputs into the working copy, and
+    that must not fail the tests."""
+    rel = path.relative_to(ROOT).as_posix()
+    r = subprocess.run(["git", "-C", str(ROOT), "show", f":{rel}"], capture_output=True, text=True)
+    return r.stdout if r.returncode == 0 else path.read_text(encoding="utf-8")
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_notebook_is_committed_without_outputs_and_states_its_purpose(name):
-    nb = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+    nb = nbformat.reads(_committed(NOTEBOOKS / f"{name}.ipynb"), as_version=4)
     for c in nb.cells:
         if c.cell_type == "code":
             assert c.outputs == [] and c.execution_count is None, f"{name}: cell {c.id} has outputs"
@@ -111,3 +122,59 @@ def test_tour_output_shows_the_index_and_sql_results(tmp_path):
 def teardown_module(module):
     if TIMES:
         print("\nnotebook execution times: " + ", ".join(f"{k} {v:.1f}s" for k, v in sorted(TIMES.items())))
+
+
+# ---------------------------------------------------------------- the headless runner
+
+def _tiny_notebook(path: Path, *sources: str) -> Path:
+    nb = nbformat.v4.new_notebook()
+    nb.metadata = {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}
+    nb.cells = [nbformat.v4.new_code_cell(s) for s in sources]
+    nbformat.write(nb, path)
+    return path
+
+
+def test_runner_records_a_failing_notebook_and_goes_on(tmp_path, monkeypatch, capsys):
+    import workbench.notebooks as runner
+    bad = _tiny_notebook(tmp_path / "01_bad.ipynb", "x = 1", "raise ValueError('broken on purpose')", "y = 2")
+    slow = _tiny_notebook(tmp_path / "02_slow.ipynb", "import time\ntime.sleep(60)")
+    good = _tiny_notebook(tmp_path / "03_good.ipynb", "print('fine')")
+    monkeypatch.setattr(runner, "notebook_paths", lambda: [bad, slow, good])
+    t0 = time.perf_counter()
+    code = runner.main(["--out", str(tmp_path / "out"), "--time-limit", "8"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "01_bad.ipynb" in out and "FAILED: " in out and "ValueError: broken on purpose" in out
+    assert "02_slow.ipynb" in out and "over the time limit of 8s" in out
+    assert "03_good.ipynb" in out and "1 of 3 notebooks ran; failed: 01_bad, 02_slow" in out
+    assert time.perf_counter() - t0 < 55                      # the sleep was cut at the limit
+    ran = nbformat.read(tmp_path / "out" / "01_bad.ipynb", as_version=4)
+    assert ran.cells[0].execution_count == 1 and ran.cells[2].execution_count is None
+    assert (tmp_path / "out" / "03_good.ipynb").exists()
+
+
+# ---------------------------------------------------------------- on a real package
+
+REAL_LIMIT = 300            # seconds per notebook on rich (100 files); 05 on the stdlib lesson files
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", NAMES)
+def test_notebook_runs_on_a_real_package_within_its_time_limit(name, rich_repo, tmp_path):
+    """Every notebook headless on `rich` (05: the standard library's lesson files), within
+    REAL_LIMIT seconds each (index included), with the figures a reader checks."""
+    params = {"DB": str(tmp_path / "wb.duckdb"), "SMALL": True}
+    if name != "05_context_engineering":
+        params["REPO"] = str(rich_repo)
+    r = execute(NOTEBOOKS / f"{name}.ipynb", params, timeout=REAL_LIMIT, time_limit=REAL_LIMIT,
+                raise_errors=False)
+    TIMES[f"{name}[rich]"] = r.seconds
+    assert r.ok, r.error
+    text = _outputs(r.nb)       # (rich has a class named Traceback: look for error outputs)
+    errors = [o for c in r.nb.cells for o in c.get("outputs", []) if o.get("output_type") == "error"
+              or "Traceback (most recent call last)" in str(o.get("text", ""))]
+    assert errors == [] and "NaN" not in text
+    if name == "01_outline_lab":
+        assert "rich/console.py" in text
+    if name == "04_sql_over_code":
+        assert "import cycles (strongly connected components)" in text and "53 files" in text

@@ -166,24 +166,79 @@ def big_class(tmp_path_factory):
 
 
 def test_forty_children_then_more_marker(big_class):
+    # no member is used anywhere and all are public: the cap keeps the first forty
     lines = outline(big_class, "big.py").text.splitlines()
     methods = [ln for ln in lines if ln.startswith("  def m")]
     assert len(methods) == 40 and methods[-1].startswith("  def m39(self)")
-    assert lines[-1] == "  ... 5 more"
+    assert lines[-1] == "  ... 5 more, the least used: 5 methods (all: max_children=none)"
 
 
 def test_more_marker_in_every_format(big_class):
-    assert "[MORE:5]" in outline(big_class, "big.py", format="tags").text
-    assert "    # ... 5 more" in outline(big_class, "big.py", format="stub").text
-    assert " And 5 more." in outline(big_class, "big.py", format="prose").text
+    assert "[MORE:5:5 methods]" in outline(big_class, "big.py", format="tags").text
+    assert "    # ... 5 more, the least used: 5 methods" in outline(big_class, "big.py", format="stub").text
+    assert " And 5 more, the least used: 5 methods (all: max_children=none)." in \
+        outline(big_class, "big.py", format="prose").text
     data = json.loads(outline(big_class, "big.py", format="json").text)
-    assert len(data["symbols"][0]["children"]) == 40 and data["symbols"][0]["more"] == 5
+    big = data["symbols"][0]
+    assert len(big["children"]) == 40 and big["more"] == 5 and big["more_kinds"] == {"methods": 5}
 
 
 def test_max_children_option_and_none(big_class):
     text = outline(big_class, "big.py", max_children=3).text
-    assert text.count("  def m") == 3 and text.endswith("  ... 42 more")
+    assert text.count("  def m") == 3 and text.endswith("  ... 42 more, the least used: 42 methods "
+                                                          "(all: max_children=none)")
     assert outline(big_class, "big.py", max_children=None).text.count("  def m") == 45
+
+
+@pytest.fixture(scope="module")
+def used_class(tmp_path_factory):
+    """A class of 50 members where the most called method sits last, a private helper is
+    called often, and one member is a constructor; plus a module of 45 functions."""
+    root = tmp_path_factory.mktemp("usedclass")
+    members = ["    def __init__(self):\n        self.n = 0\n"]
+    members += [f"    def m{i:02d}(self):\n        return {i}\n" for i in range(40)]
+    members += [f"    def _h{i}(self):\n        return {i}\n" for i in range(7)]
+    members += ["    def _busy(self):\n        return 0\n",
+                "    def print(self, x):\n        return self._busy()\n"]
+    calls = "\n".join(["def use(c):"] + ["    c.print(1)"] * 5 + ["    c._busy()"] * 3 + ["    c.m07()"])
+    funcs = "\n".join(f"def f{i:02d}():\n    return {i}\n" for i in range(45))
+    (root / "console.py").write_text("class Console:\n" + "\n".join(members) + "\n\n"
+                                     "def make() -> 'Console':\n    return Console()\n\n\n"
+                                     + calls.replace("(c)", "(c: Console)") + "\n", encoding="utf-8")
+    (root / "many.py").write_text(funcs + "\n\ndef main():\n    f44()\n    f44()\n", encoding="utf-8")
+    wb = workbench.index(root, db=str(root / "used.duckdb"), progress=False, jobs=1)
+    yield wb
+    wb.close()
+
+
+def test_cap_keeps_the_most_used_and_public_members_not_the_first(used_class):
+    wb = used_class
+    calls = dict(wb.sql("SELECT d.name, count(*) FROM edges e JOIN symbols d ON d.symbol_id = e.dst_id "
+                        "WHERE e.kind = 'calls' GROUP BY 1").fetchall())
+    assert calls.get("print", 0) >= 5 and calls.get("_busy", 0) >= 3     # the index sees the use
+    text = outline(wb, "console.py", max_children=10).text
+    shown = [ln.strip().split("(")[0].removeprefix("def ") for ln in text.splitlines()
+             if ln.startswith("  def ")]
+    assert len(shown) == 10
+    assert "print" in shown and "__init__" in shown and "m07" in shown   # used, constructor
+    assert not any(n.startswith("_h") or n == "_busy" for n in shown)      # public first
+    order = [int(ln.split("[lines ")[1].split("-")[0]) for ln in text.splitlines() if ln.startswith("  def ")]
+    assert order == sorted(order)                                          # kept in source order
+    assert "  ... 40 more, the least used: 32 methods, 8 private methods (all: max_children=none)" in text
+    # with room for some private members, the most called private one comes first
+    text = outline(wb, "console.py", max_children=43).text
+    assert "def _busy(self)" in text and "def _h0(self)" not in text
+    assert "... 8 more, the least used: 7 private methods, 1 method" not in text
+    assert "more, the least used: 7 private methods" in text
+
+
+def test_cap_applies_to_a_files_top_level_by_use(used_class):
+    text = outline(used_class, "many.py", max_children=5).text
+    tops = [ln.split("(")[0].removeprefix("def ") for ln in text.splitlines() if ln.startswith("def ")]
+    assert tops == ["f00", "f01", "f02", "f03", "f44"]         # the used one, then by position
+    assert text.splitlines()[-1] == "... 41 more, the least used: 41 functions (all: max_children=none)"
+    data = json.loads(outline(used_class, "many.py", format="json", max_children=5).text)
+    assert [d["name"] for d in data["symbols"]][-1] == "f44" and data["more"] == 41
 
 
 def test_rules_compare_and_reject_nonsense():

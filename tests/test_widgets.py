@@ -160,8 +160,12 @@ def test_session_preview_matches_the_session_view_and_shows_the_cache_saving(wb)
     assert "already provided" in sp.responses[2].text
     ys = [list(t.y) for t in sp.figure.data]
     assert ys[0][-1] == sp.uncached.total_tokens and ys[1][-1] == sp.session.total_tokens
+    top = sp.figure.layout.yaxis.range[1]                # scaled to the data, not to the window
+    assert top == pytest.approx(max(ys[0]) * 1.15)
     shapes = [s.y0 for s in sp.figure.layout.shapes]
-    assert 8_000 in shapes and pytest.approx(4_800) in shapes      # window and 60% mark
+    notes = " ".join(a.text or "" for a in sp.figure.layout.annotations)
+    for y, name in ((8_000, "context window 8,000"), (4_800, "compress at 60%")):
+        assert (y in shapes) if y <= top else (f"{name}" in notes and "above this chart" in notes)
 
 
 def test_session_preview_editing_window_threshold_and_response_view(wb):
@@ -227,3 +231,60 @@ def test_plots_over_eval_results(wb):
     assert ex.figure.data[-1].name == "Pareto front"
     ex.rules.value = ()
     assert ex.figure is None and "pick at least one" in ex.table.value
+
+
+def test_cumulative_chart_is_scaled_to_the_data_with_the_window_marked(wb):
+    s = Session(wb, Rules(context_window=8_000))
+    for _ in range(3):
+        s.call("read_region", path="shop/orders.py", start_line=1, end_line=129)
+    small = plots.cumulative_tokens({"s": s}, 1_000_000, 0.6)
+    assert small.layout.yaxis.range[1] == pytest.approx(s.total_tokens * 1.15)
+    assert not small.layout.shapes and "above this chart" in small.layout.annotations[0].text
+    window = s.total_tokens - 10                                 # the data passes the window
+    crossing = plots.cumulative_tokens({"s": s}, window, 0.6)
+    assert sorted(sh.y0 for sh in crossing.layout.shapes) == [pytest.approx(window * 0.6), window]
+
+
+# ---------------------------------------------------------------- call chains at scale
+
+@pytest.fixture(scope="module")
+def wide(tmp_path_factory):
+    """A function calling the 50 methods of one class, each calling a helper of its own."""
+    root = tmp_path_factory.mktemp("wide")
+    (root / "pkg").mkdir()
+    (root / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+    (root / "pkg" / "helpers.py").write_text(
+        "".join(f"def helper{i}():\n    return {i}\n\n\n" for i in range(50)), encoding="utf-8")
+    methods = "".join(f"    def m{i}(self):\n        return helpers.helper{i}()\n\n" for i in range(50))
+    calls = "".join(f"    b.m{i}()\n" for i in range(50))
+    (root / "pkg" / "big.py").write_text(
+        "from pkg import helpers\n\n\nclass Big:\n" + methods + "\n\ndef main():\n    b = Big()\n" + calls,
+        encoding="utf-8")
+    w = workbench.index(root, db=str(root / "wide.duckdb"), progress=False, jobs=1)
+    yield w
+    w.close()
+
+
+def test_call_chain_explorer_collapses_caps_and_expands_on_click(wide):
+    cc = CallChainExplorer(wide, "pkg.big.main", direction="down", depth=2)
+    assert len(cc.edges) >= 100                                # 50 methods, 50 helpers
+    # by class, the 50 helpers alone pass the cap of 40: auto collapses by file
+    assert cc.view.collapse == "file" and set(cc.view.groups) == {"file:pkg/big.py", "file:pkg/helpers.py"}
+    cc.collapse.value = "class"
+    assert cc.view.collapse == "class" and "class:pkg.big.Big" in cc.view.groups
+    drawn = {t.name: list(t.text) for t in cc.figure.data if t.mode == "markers+text"}
+    labels = [x for texts in drawn.values() for x in texts]
+    assert "Big [50]" in labels and len(labels) <= cc.max_nodes.value
+    assert "collapsed by class" in cc.message.value
+    button = next(b for b in cc.groups_box.children if "expand Big (50)" in b.description)
+    button.click()                                             # expand on click
+    assert "class:pkg.big.Big" in cc.expanded and "class:pkg.big.Big" not in cc.view.groups
+    labels = [x for t in cc.figure.data if t.mode == "markers+text" for x in t.text]
+    assert "Big.m0" in labels                                  # qualified labels, not bare names
+    assert any(lab.endswith(" more") for lab in labels)        # the cap: "+N more"
+    assert "more not drawn" in cc.message.value
+    more = next(b for b in cc.groups_box.children if b.description.startswith("draw more"))
+    before = cc.view.hidden_nodes
+    more.click()
+    assert cc.max_nodes.value == 60 and cc.view.hidden_nodes < before
+    assert "wb-fit" in cc.table.value                          # the table wraps to the widget

@@ -203,13 +203,13 @@ def _bounds(limit: int | None, offset: int) -> dict:
 def _query_page(con, sql: str, params: dict, make, limit: int | None, offset: int) -> Page:
     """Run a query whose last column is the window count of all matches (`count(*) OVER ()`)
     and ends in `LIMIT $limit OFFSET $offset`, as a Page. A page past the end has no row to
-    carry the count: then one row of the first page gives it."""
+    carry the count (nor has a page of `limit=0`): then one row of the first page gives it."""
     bounds = _bounds(limit, offset)
     rows = store.run(con, sql, {**params, **bounds})
     if rows:
         return Page([make(r[:-1]) for r in rows], rows[0][-1], bounds["offset"])
     total = 0
-    if bounds["offset"]:
+    if bounds["offset"] or not bounds["limit"]:
         first = store.run(con, sql, {**params, "limit": 1, "offset": 0})
         total = first[0][-1] if first else 0
     return Page([], total, bounds["offset"])
@@ -283,6 +283,9 @@ def symbol_id(con, symbol) -> int:
     s = str(symbol).strip()
     if s.isdigit():
         return int(s)
+    exact = store.run(con, "SELECT symbol_id FROM symbols WHERE qualname = ? LIMIT 2", [s])
+    if len(exact) == 1:             # one definition has this qualified name: the ranking's answer too
+        return exact[0][0]
     found = find_definition(con, s, limit=50)
     if not found:
         raise SymbolNotFound(f"no definition named {s!r}")
@@ -360,36 +363,48 @@ def search_symbols(con, text: str = "", path: str | None = None, kinds=None,
 
 # ---------------------------------------------------------------- callers / callees
 
-_SITE = """
+def _sites(hits: str) -> str:
+    """A call-site query over the edges `hits` selects (a statement with an `edge_id`
+    column): the edges first, then only their callers' and callees' symbols (a join with
+    the whole symbols table costs several times more)."""
+    return f"""
+WITH e AS MATERIALIZED (
+    SELECT * FROM edges WHERE edge_id IN ({hits})
+), s AS MATERIALIZED (
+    SELECT symbol_id, qualname, kind FROM symbols
+    WHERE symbol_id IN (SELECT src_id FROM e UNION SELECT dst_id FROM e)
+)
 SELECT e.src_id, coalesce(s.qualname, '?'), coalesce(s.kind, '?'), e.path, e.line, e.dst_id,
        coalesce(d.qualname, e.dst_qualname), e.dst_name, e.resolution, e.candidates,
        count(*) OVER () AS total
-FROM edges e LEFT JOIN symbols s ON s.symbol_id = e.src_id
-LEFT JOIN symbols d ON d.symbol_id = e.dst_id
+FROM e LEFT JOIN s ON s.symbol_id = e.src_id
+LEFT JOIN s d ON d.symbol_id = e.dst_id
 """
 
-_FIND_CALLERS = _SITE + """
-WHERE e.edge_id IN (
+
+_FIND_CALLERS = _sites("""
     SELECT edge_id FROM edges WHERE kind = 'calls' AND dst_id IN (SELECT unnest($ids))
     UNION
-    SELECT c.edge_id FROM call_candidates c WHERE $amb AND c.symbol_id IN (SELECT unnest($ids)))
+    SELECT c.edge_id FROM call_candidates c WHERE $amb AND c.symbol_id IN (SELECT unnest($ids))""") + """
 ORDER BY e.path, e.line, e.edge_id
 LIMIT $limit OFFSET $offset
 """
 
 
 def find_callers(con, symbol, include_ambiguous: bool = True, limit: int | None = DEFAULT_LIMIT,
-                 offset: int = 0) -> Page:
+                 offset: int = 0, targets: list[int] | None = None) -> Page:
     """Every call site that calls `symbol` (a class: also its constructor), with its
     resolution; ambiguous sites listing `symbol` among their candidates are included
-    (resolution 'ambiguous') unless `include_ambiguous=False`. Sorted by path, line."""
-    ids = constructor_targets(con, symbol_id(con, symbol))
+    (resolution 'ambiguous') unless `include_ambiguous=False`. Sorted by path, line.
+    `targets`: `constructor_targets` of the symbol when the caller has them already."""
+    ids = targets if targets is not None else constructor_targets(con, symbol_id(con, symbol))
     return _query_page(con, _FIND_CALLERS, {"ids": ids, "amb": bool(include_ambiguous)},
                        lambda r: CallSite(*r), limit, offset)
 
 
-_FIND_CALLEES = _SITE + """
-WHERE e.kind = 'calls' AND e.src_id = $sid AND (NOT $resolved_only OR e.dst_id IS NOT NULL)
+_FIND_CALLEES = _sites("""
+    SELECT edge_id FROM edges
+    WHERE kind = 'calls' AND src_id = $sid AND (NOT $resolved_only OR dst_id IS NOT NULL)""") + """
 ORDER BY e.line, e.edge_id
 LIMIT $limit OFFSET $offset
 """
@@ -403,15 +418,20 @@ def find_callees(con, symbol, resolved_only: bool = False, limit: int | None = D
                        lambda r: CallSite(*r), limit, offset)
 
 
-_FIND_UNRESOLVED = _SITE + """
-LEFT JOIN (SELECT path, line FROM edges
-           WHERE kind = 'calls' AND dst_id IN (SELECT unnest($ids))
-           UNION
-           SELECT k.path, k.line FROM call_candidates c JOIN edges k USING (edge_id)
-           WHERE c.symbol_id IN (SELECT unnest($ids))) known
-       ON known.path = e.path AND known.line = e.line
-WHERE e.kind = 'calls' AND e.dst_id IS NULL AND e.candidates IS NULL
-  AND (e.dst_name = $name OR ends_with(e.dst_name, '.' || $name)) AND known.path IS NULL
+_FIND_UNRESOLVED = _sites("""
+    WITH u AS MATERIALIZED (        -- unbound calls written with the name (a string scan, once)
+        SELECT edge_id, path, line FROM edges
+        WHERE kind = 'calls' AND dst_id IS NULL AND candidates IS NULL
+          AND coalesce(resolution, 'unresolved') NOT IN ('builtin', 'external')   -- known to be elsewhere
+          AND (dst_name = $name OR ends_with(dst_name, '.' || $name))
+    ), known AS (                   -- lines that already call (or may call) one of the targets
+        SELECT path, line FROM edges WHERE kind = 'calls' AND dst_id IN (SELECT unnest($ids))
+        UNION
+        SELECT path, line FROM edges
+        WHERE edge_id IN (SELECT edge_id FROM call_candidates WHERE symbol_id IN (SELECT unnest($ids)))
+    )
+    SELECT u.edge_id FROM u LEFT JOIN known k ON k.path = u.path AND k.line = u.line
+    WHERE k.path IS NULL""") + """
 ORDER BY e.path, e.line, e.edge_id
 LIMIT $limit OFFSET $offset
 """
@@ -419,9 +439,9 @@ LIMIT $limit OFFSET $offset
 
 def find_unresolved_calls(con, name: str, known_targets: list[int] = (), limit: int | None = DEFAULT_LIMIT,
                           offset: int = 0) -> Page:
-    """Calls the index could not bind to anything (no target, no candidates) whose
-    callee is written `name` or `anything.name`: they may or may not call a definition of
-    that name. Call sites on a line that already calls (or may call: ambiguous) one of
+    """Calls the index could not bind to anything (no target, no candidates, and not known
+    to be a builtin or outside the repository) whose callee is written `name` or
+    `anything.name`: they may or may not call a definition of that name. Call sites on a line that already calls (or may call: ambiguous) one of
     `known_targets` are left out."""
     return _query_page(con, _FIND_UNRESOLVED, {"name": name, "ids": list(known_targets)},
                        lambda r: CallSite(*r), limit, offset)
@@ -622,3 +642,101 @@ __all__ = ["find_definition", "symbol_id", "symbols_by_id", "search_symbols", "S
            "find_unresolved_calls", "trace_call_chain", "get_architecture_overview", "entry_points",
            "impact", "Page", "Definition", "CallSite", "ChainEdge", "Architecture", "Unit", "Dependency",
            "EntryPoint", "Impacted", "SymbolNotFound", "AmbiguousSymbol", "DIRECTIONS", "DEFAULT_LIMIT"]
+
+
+# ---------------------------------------------------------------- cycles
+
+@dataclass
+class Cycle(_Row):
+    """A strongly connected component: every member reaches every other one."""
+    size: int                   # members
+    members: list[str]          # files (import cycles) or qualnames (call cycles), sorted
+    edges: int                  # edges inside the component
+
+
+def strongly_connected(edges) -> list[list]:
+    """The strongly connected components of more than one node (or a node with an edge to
+    itself) of a directed graph given as (src, dst) pairs: Tarjan's algorithm, iterative,
+    linear in nodes plus edges. Bounded by the graph's size however many simple cycles it
+    has (a complete graph of 12 nodes has billions of those, and one component)."""
+    succ: dict = defaultdict(list)
+    nodes: dict = {}
+    loops = set()
+    for a, b in edges:
+        succ[a].append(b)
+        nodes.setdefault(a, None)
+        nodes.setdefault(b, None)
+        if a == b:
+            loops.add(a)
+    index: dict = {}
+    low: dict = {}
+    on: set = set()
+    stack: list = []
+    out: list = []
+    counter = 0
+    for start in nodes:
+        if start in index:
+            continue
+        work = [(start, iter(succ[start]))]
+        index[start] = low[start] = counter
+        counter += 1
+        stack.append(start)
+        on.add(start)
+        while work:
+            v, it = work[-1]
+            nxt = next(it, None)
+            if nxt is not None:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = counter
+                    counter += 1
+                    stack.append(nxt)
+                    on.add(nxt)
+                    work.append((nxt, iter(succ[nxt])))
+                elif nxt in on:
+                    low[v] = min(low[v], index[nxt])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    comp.append(w)
+                    if w == v:
+                        break
+                if len(comp) > 1 or v in loops:
+                    out.append(comp)
+    return out
+
+
+def _cycles(pairs, limit: int | None, offset: int) -> Page:
+    pairs = [tuple(p) for p in pairs]
+    comps = strongly_connected(pairs)
+    where = {n: i for i, c in enumerate(comps) for n in c}
+    inside = Counter(where[a] for a, b in pairs if a in where and where.get(b) == where[a])
+    rows = sorted((Cycle(len(c), sorted(map(str, c)), inside[i]) for i, c in enumerate(comps)),
+                  key=lambda c: (-c.size, -c.edges, c.members[0]))
+    b = _bounds(limit, offset)
+    return Page(rows[b["offset"]:b["offset"] + b["limit"]], len(rows), b["offset"])
+
+
+def import_cycles(con, limit: int | None = 20, offset: int = 0) -> Page:
+    """Import cycles between the repository's files, as strongly connected components of
+    the file-level import graph (imports resolved into the repository), largest first.
+    `.total` counts the components; each lists its files. Linear in files plus imports."""
+    pairs = store.run(con, "SELECT DISTINCT path, resolved_path FROM imports "
+                           "WHERE resolved_path IS NOT NULL AND resolved_path <> path")
+    return _cycles(pairs, limit, offset)
+
+
+def call_cycles(con, limit: int | None = 20, offset: int = 0) -> Page:
+    """Recursion in the call graph (direct and mutual), as strongly connected components
+    of the resolved call edges between definitions, largest first (a function calling
+    itself is a component of one)."""
+    pairs = store.run(con, """
+        SELECT DISTINCT a.qualname, b.qualname
+        FROM edges e JOIN symbols a ON a.symbol_id = e.src_id JOIN symbols b ON b.symbol_id = e.dst_id
+        WHERE e.kind = 'calls' AND a.kind <> 'module'""")
+    return _cycles(pairs, limit, offset)

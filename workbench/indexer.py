@@ -11,6 +11,7 @@ from . import store
 from .extract import FileRows, extract_file
 from .gcpause import gc_paused
 from .languages import SPECS, detect, module_path, refine
+from .locations import default_db
 from .scan import DEFAULT_MAX_BYTES, ScanEntry, is_binary, scan
 from .versions import extractor_version
 
@@ -194,7 +195,8 @@ def _chunks(items: list, n: int) -> list[list]:
 def index(root: str | os.PathLike, db: str | None = None, *, jobs: int | None = None,
           exclude: tuple[str, ...] | list[str] = (), max_bytes: int = DEFAULT_MAX_BYTES,
           progress: bool = True, resolve: bool = True, con=None) -> IndexReport:
-    """Index `root` into the DuckDB file `db` (default: ``<root>/.workbench.duckdb``).
+    """Index `root` into the DuckDB file `db` (default: one file per repository in the user's
+    cache folder, `workbench.locations.default_db`; never inside the repository).
 
     Re-indexing an indexed root re-parses only changed files. The new rows and the
     cross-file resolution are written in one transaction, so an interrupted run leaves
@@ -205,7 +207,8 @@ def index(root: str | os.PathLike, db: str | None = None, *, jobs: int | None = 
     t0 = time.perf_counter()
     root = os.path.abspath(os.fspath(root))
     if db is None:
-        db = os.path.join(root, ".workbench.duckdb")
+        db = default_db(root)
+    os.makedirs(os.path.dirname(os.path.abspath(db)) or ".", exist_ok=True)
     jobs = jobs or os.cpu_count() or 1
     exclude = tuple(exclude)
     scanned = scan(root, exclude=exclude, max_bytes=max_bytes)

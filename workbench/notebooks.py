@@ -121,12 +121,52 @@ def demo_history(dest: str | None = None) -> tuple[str, str, str]:
 
 
 def cache_db(repo) -> str:
-    """The default database file for a repository: one per absolute path, in the user cache."""
-    import hashlib
-    root = os.path.abspath(repo)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    name = f"{Path(root).name}-{hashlib.sha256(root.encode()).hexdigest()[:10]}.duckdb"
-    return os.path.join(base, "context-workbench", name)
+    """The default database file for a repository: one per absolute path, in the user cache
+    (`workbench.locations.default_db`)."""
+    from .locations import default_db
+    return default_db(repo)
+
+
+_PRIVATE_DIRS: list[str] = []
+
+
+def _remove_private_dirs() -> None:
+    import shutil
+    while _PRIVATE_DIRS:
+        shutil.rmtree(_PRIVATE_DIRS.pop(), ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:             # another user's process
+        return True
+    return True
+
+
+def _remove_orphans(tmp: str) -> None:
+    """Private databases of kernels that died without exiting cleanly (killed)."""
+    import shutil
+    for d in Path(tmp).glob("workbench-*-*"):
+        pid = d.name.split("-")[1]
+        if d.is_dir() and pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            shutil.rmtree(d, ignore_errors=True)
+
+
+def private_db(name: str) -> str:
+    """A database path in a new temporary folder, removed when the process (the kernel)
+    exits; folders left by killed kernels are removed the next time one is made."""
+    import atexit
+    import tempfile
+    tmp = tempfile.gettempdir()
+    _remove_orphans(tmp)
+    if not _PRIVATE_DIRS:
+        atexit.register(_remove_private_dirs)
+    folder = tempfile.mkdtemp(prefix=f"workbench-{os.getpid()}-", dir=tmp)
+    _PRIVATE_DIRS.append(folder)
+    return os.path.join(folder, os.path.basename(name))
 
 
 def open_repo(repo, db: str | None = None, **kw):
@@ -134,21 +174,44 @@ def open_repo(repo, db: str | None = None, **kw):
 
     ``db=None`` uses :func:`cache_db`. A DuckDB file is locked by the process that writes it,
     so when another kernel already holds that file, this kernel indexes into a private
-    temporary database instead of failing.
+    temporary database instead of failing; that database is removed when the kernel exits.
+    The index runs behind a labelled progress bar (tqdm; ``progress=False`` for none).
     """
-    import tempfile
-
     import duckdb
 
     from .api import index
-    kw.setdefault("progress", False)
+    kw.setdefault("progress", True)
     db = db or cache_db(repo)
     os.makedirs(os.path.dirname(os.path.abspath(db)), exist_ok=True)
     try:
         return index(repo, db=db, **kw)
     except duckdb.IOException:
-        private = os.path.join(tempfile.mkdtemp(prefix="workbench-"), os.path.basename(db))
-        return index(repo, db=private, **kw)
+        return index(repo, db=private_db(db), **kw)
+
+
+def show_missing_as_empty() -> None:
+    """In this kernel, show missing values (None, NaN) in pandas tables as empty cells
+    instead of `None`/`NaN` (an IPython display formatter; the data is not changed)."""
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover
+        return
+    ip = get_ipython()
+    if ip is None:
+        return
+    import pandas as pd
+
+    def as_html(df):
+        return df.to_html(na_rep="", notebook=True, max_rows=pd.get_option("display.max_rows"),
+                          max_cols=pd.get_option("display.max_columns"), show_dimensions=len(df) > 60,
+                          float_format=None)
+
+    def as_text(df, p, cycle):
+        p.text(df.to_string(na_rep="", max_rows=pd.get_option("display.max_rows"),
+                            max_cols=pd.get_option("display.max_columns")))
+
+    ip.display_formatter.formatters["text/html"].for_type(pd.DataFrame, as_html)
+    ip.display_formatter.formatters["text/plain"].for_type(pd.DataFrame, as_text)
 
 
 def sql_engine(wb):
@@ -190,33 +253,66 @@ class RunResult:
     path: Path
     seconds: float
     nb: object
+    error: str | None = None         # why the run stopped (None: every cell ran)
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
 
     def __str__(self) -> str:
-        return f"{self.path.name}: {self.seconds:.1f}s"
+        return f"{self.path.name}: {self.seconds:.1f}s" + ("" if self.ok else f"  FAILED: {self.error}")
+
+
+def _error_summary(exc: BaseException) -> str:
+    """One line saying why a notebook stopped (the exception's last line, not the traceback)."""
+    import re
+    text = re.sub(r"\x1b\[[0-9;]*m", "", str(exc)).strip()      # no terminal colours
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    tail = lines[-1] if lines else type(exc).__name__
+    return f"{type(exc).__name__}: {tail}"[:300]
 
 
 def execute(path, params: dict | None = None, *, timeout: int = 300, cwd=None,
-            out=None) -> RunResult:
-    """Execute one notebook top to bottom; raises ``nbclient`` errors on a failing cell.
+            out=None, time_limit: float | None = None, raise_errors: bool = True) -> RunResult:
+    """Execute one notebook top to bottom.
 
-    ``timeout`` is per cell. ``cwd`` defaults to the notebook's folder (as in JupyterLab).
-    When ``out`` is a folder, the executed notebook (with outputs) is written there.
+    ``timeout`` is per cell; ``time_limit`` (seconds) bounds the whole notebook (no cell
+    waits past it). ``cwd`` defaults to the notebook's folder (as in JupyterLab). When
+    ``out`` is a folder, the executed notebook (with outputs, as far as it ran) is written
+    there. A failing cell raises the ``nbclient`` error, or with ``raise_errors=False`` is
+    recorded in ``RunResult.error``.
     """
     import nbformat
     from nbclient import NotebookClient
     path = Path(path)
     nb = nbformat.read(path, as_version=4)
     inject_parameters(nb, params or {})
-    client = NotebookClient(nb, timeout=timeout, kernel_name="python3", startup_timeout=120,
-                            shutdown_kernel="immediate",
-                            resources={"metadata": {"path": str(cwd or path.parent)}})
     t0 = time.perf_counter()
-    client.execute()
-    secs = time.perf_counter() - t0
-    if out:
-        Path(out).mkdir(parents=True, exist_ok=True)
-        nbformat.write(nb, Path(out) / path.name)
-    return RunResult(path, secs, nb)
+    deadline = None if time_limit is None else t0 + time_limit
+
+    def cell_timeout(_cell):
+        if deadline is None:
+            return timeout
+        return max(1, int(min(timeout, deadline - time.perf_counter())))
+
+    client = NotebookClient(nb, timeout=timeout, timeout_func=cell_timeout, kernel_name="python3",
+                            startup_timeout=120, shutdown_kernel="immediate",
+                            resources={"metadata": {"path": str(cwd or path.parent)}})
+    error = None
+    try:
+        client.execute()
+    except Exception as exc:  # noqa: BLE001  (a cell error, a timeout, a dead kernel)
+        if raise_errors:
+            raise
+        error = _error_summary(exc)
+        if deadline is not None and time.perf_counter() >= deadline - 1:
+            error = f"over the time limit of {time_limit:g}s ({error})"
+    finally:
+        secs = time.perf_counter() - t0
+        if out:
+            Path(out).mkdir(parents=True, exist_ok=True)
+            nbformat.write(nb, Path(out) / path.name)
+    return RunResult(path, secs, nb, error)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -226,25 +322,36 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--repo", help="repository to study (sets REPO; not for 05, which uses the stdlib)")
     p.add_argument("--small", action="store_true", help="SMALL=True: heavy cells use a subset")
     p.add_argument("--out", help="write executed notebooks (with outputs) to this folder")
-    p.add_argument("--timeout", type=int, default=600, help="seconds per cell")
+    p.add_argument("--timeout", type=int, default=600, help="seconds per cell (default 600)")
+    p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
+                   help="seconds per notebook (default: no limit beyond the per-cell timeout)")
     a = p.parse_args(argv)
     paths = notebook_paths()
     if a.names:
         want = {n.removesuffix(".ipynb") for n in a.names}
+        unknown = sorted(want - {q.stem for q in paths})
+        if unknown:
+            p.error(f"no notebook named {', '.join(unknown)}")
         paths = [q for q in paths if q.stem in want]
     params = {}
     if a.repo:
         params["REPO"] = os.path.abspath(a.repo)
     if a.small:
         params["SMALL"] = True
+    results = []
     for q in paths:
-        p = dict(params)
-        if q.stem in STDLIB_NOTEBOOKS and "REPO" in p:
-            del p["REPO"]
+        p_ = dict(params)
+        if q.stem in STDLIB_NOTEBOOKS and "REPO" in p_:
+            del p_["REPO"]
             print(f"{q.name}: teaches on the standard library; --repo ignored", flush=True)
-        r = execute(q, p, timeout=a.timeout, out=a.out)
+        r = execute(q, p_, timeout=a.timeout, out=a.out, time_limit=a.time_limit, raise_errors=False)
+        results.append(r)
         print(r, flush=True)
-    return 0
+    failed = [r for r in results if not r.ok]
+    print(f"{len(results) - len(failed)} of {len(results)} notebooks ran"
+          + (f"; failed: {', '.join(r.path.stem for r in failed)}" if failed else "")
+          + (f" (executed copies in {a.out})" if a.out else ""), flush=True)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -104,7 +104,11 @@ def outline_vs_file(wb, rules=None, tokenizer=None, paths=None, **overrides) -> 
     tok = get_tokenizer(tokenizer if tokenizer is not None else rules.tokenizer)
     have = set(source_files(wb.con))
     df = file_tokens(wb, tok, [p for p in (paths or sorted(have)) if p in have])
-    df["outline_tokens"] = [outline(wb, p, rules).tokens for p in df["path"]]
+    paths = list(df["path"])
+    if len(paths) > 50:                       # a labelled bar on long runs (tqdm, as the indexer)
+        from tqdm.auto import tqdm
+        paths = tqdm(paths, desc="outlining files", unit="file", leave=False)
+    df["outline_tokens"] = [outline(wb, p, rules).tokens for p in paths]
     df["ratio"] = (df["outline_tokens"] / df["tokens"].where(df["tokens"] > 0)).round(3)
     return df
 
@@ -205,4 +209,65 @@ def pareto(results):
                     line=dict(dash="dot", color="grey"))
     fig.update_layout(height=420, xaxis_title="median tokens (log)", yaxis_title="hit rate",
                       yaxis_tickformat=".0%")
+    return fig
+
+
+def window_marks(fig, top: float, window: int, compress_at: float | None = None) -> None:
+    """Mark the context window (and the compression point) on a chart of tokens whose y-axis
+    is scaled to the data (0 .. `top`): a line where it falls inside the chart, else a note at
+    the top edge saying where it is and how much of it the data uses."""
+    marks = [(window, f"context window {window:,}", dict(line_color="black"))]
+    if compress_at:
+        marks.append((window * compress_at, f"compress at {compress_at:.0%} ({window * compress_at:,.0f})",
+                      dict(line_dash="dash", line_color="orange")))
+    above = []
+    for y, text, style in marks:
+        if y <= top:
+            fig.add_hline(y=y, annotation_text=text, annotation_position="top left", **style)
+        else:
+            above.append(text)
+    if above:
+        fig.add_annotation(xref="paper", yref="paper", x=1, y=1.0, xanchor="right", yanchor="bottom",
+                           showarrow=False, font=dict(size=11, color="#555"),
+                           text=" · ".join(above) + f": above this chart (peak {top / 1.15:,.0f} tokens "
+                                f"= {top / 1.15 / window:.1%} of the window)")
+
+
+def cumulative_tokens(sessions: dict, window: int, compress_at: float | None = 0.6,
+                      title: str = "Cumulative tokens in the context", styles: dict | None = None,
+                      hover: dict | None = None):
+    """Cumulative tokens call by call, one line per session (`{name: Session}`), the y-axis
+    scaled to the data, the window and the compression point marked (`window_marks`)."""
+    lines = []
+    for name, s in sessions.items():
+        extra = dict((styles or {}).get(name, {}))
+        if hover and name in hover:
+            extra.update(text=hover[name], hovertemplate="call %{x}: %{y:,} tokens<br>%{text}<extra></extra>")
+        lines.append((name, [r.turn for r in s.records], [r.cumulative for r in s.records], extra))
+    return _cumulative_figure(lines, window, compress_at, title)
+
+
+def logged_sessions(log, window: int, compress_at: float | None = 0.6,
+                    title: str = "Cumulative tokens per logged session"):
+    """The same chart for a call log (`calllog.load`: columns session, turn, cumulative_tokens,
+    tool), one line per session, the tool named on hover."""
+    lines = [(sid, list(g.turn), list(g.cumulative_tokens),
+              dict(text=list(g.tool), hovertemplate="call %{x}: %{y:,} tokens<br>%{text}<extra></extra>"))
+             for sid, g in log.groupby("session", sort=False)]
+    return _cumulative_figure(lines, window, compress_at, title)
+
+
+def _cumulative_figure(lines, window: int, compress_at: float | None, title: str):
+    import plotly.graph_objects as go
+    fig = go.Figure()
+    peak = 0
+    for name, xs, ys, extra in lines:
+        ys = [0] + list(ys)
+        peak = max(peak, max(ys))
+        fig.add_trace(go.Scatter(x=[0] + list(xs), y=ys, mode="lines+markers", name=name, **extra))
+    top = max(peak, 1) * 1.15
+    window_marks(fig, top, window, compress_at)
+    fig.update_layout(title=title, xaxis_title="tool call", yaxis_title="tokens",
+                      yaxis_range=[0, top], height=380, margin=dict(t=60, l=60, r=20, b=40),
+                      legend=dict(orientation="h", y=-0.2))
     return fig

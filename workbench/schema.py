@@ -86,22 +86,50 @@ TABLES: dict[str, tuple[Column, ...]] = {
 }
 PRIMARY_KEYS = {"meta": "key"}
 
+# The call log of `workbench serve --log FILE`: a database file of its own, never the index.
+LOG_TABLES: dict[str, tuple[Column, ...]] = {
+    "calls": _cols(
+        ("time", "TIMESTAMP", True, "UTC, when the answer was sent"),
+        ("session", "VARCHAR", True, "the client session the call belongs to"),
+        ("client", "VARCHAR", False, "client name/version as it introduced itself"),
+        ("transport", "VARCHAR", False, "stdio | http"),
+        ("turn", "INTEGER", True, "1, 2, ... within the session"),
+        ("tool", "VARCHAR", True), ("arguments", "VARCHAR", False, "JSON object, as received"),
+        ("chars", "INTEGER", True), ("tokens", "INTEGER", True),
+        ("cumulative_tokens", "INTEGER", False, "the session's total after this answer"),
+        ("files", "VARCHAR[]", False, "indexed files the answer used"),
+        ("source_versions", "VARCHAR", False, "JSON object: path -> sha256 the answer is based on"),
+        ("elapsed_ms", "DOUBLE", True), ("cut", "BOOLEAN", True, "the answer holds part of the result"),
+        ("stale", "BOOLEAN", True, "it used files changed on disk since indexing"),
+        ("stale_files", "VARCHAR[]"), ("refreshed", "BOOLEAN", False, "the index was refreshed first"),
+        ("error", "BOOLEAN", True), ("repeat_of", "INTEGER", False, "turn whose content was not resent"),
+        ("compact", "BOOLEAN", False, "answered under the session's compact rules"),
+        ("rules", "VARCHAR", False, "the rule profile file, or 'defaults'"),
+        ("db", "VARCHAR", False, "the index answered from"),
+        ("answer", "VARCHAR", False, "the exact text sent")),
+}
+
 _ARROW = {"BIGINT": pa.int64(), "INTEGER": pa.int32(), "VARCHAR": pa.string(),
-          "DOUBLE": pa.float64(), "BOOLEAN": pa.bool_(), "VARCHAR[]": pa.list_(pa.string())}
+          "DOUBLE": pa.float64(), "BOOLEAN": pa.bool_(), "VARCHAR[]": pa.list_(pa.string()),
+          "TIMESTAMP": pa.timestamp("us")}
+
+
+def _table(table: str) -> tuple[Column, ...]:
+    return TABLES[table] if table in TABLES else LOG_TABLES[table]
 
 
 def columns(table: str) -> tuple[str, ...]:
     """Column names of a table, in order."""
-    return tuple(c.name for c in TABLES[table])
+    return tuple(c.name for c in _table(table))
 
 
 def arrow_schema(table: str) -> pa.Schema:
     """The Arrow schema bulk inserts into `table` use."""
-    return pa.schema([(c.name, _ARROW[c.type]) for c in TABLES[table]])
+    return pa.schema([(c.name, _ARROW[c.type]) for c in _table(table)])
 
 
 def _create(table: str) -> str:
-    cols = TABLES[table]
+    cols = _table(table)
     lines = []
     for i, c in enumerate(cols):
         pk = " PRIMARY KEY" if PRIMARY_KEYS.get(table) == c.name else ""
@@ -113,6 +141,7 @@ def _create(table: str) -> str:
 
 
 DDL = "\n".join(_create(t) for t in TABLES)
+LOG_DDL = "\n".join(_create(t) for t in LOG_TABLES)
 
 
 # ---------------------------------------------------------------- call-graph SQL

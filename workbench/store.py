@@ -13,7 +13,7 @@ from .schema import DDL, SCHEMA_VERSION  # noqa: F401  (the names the indexer us
 
 # derived from the one declaration in schema.py (the indexer's bulk writes use these)
 FILE_COLS = schema.columns("files")
-_TYPES = {t: schema.arrow_schema(t) for t in schema.TABLES if t not in ("meta", "call_candidates")}
+_TYPES = {t: schema.arrow_schema(t) for t in [*schema.TABLES, "calls"] if t not in ("meta", "call_candidates")}
 
 
 def run(con, sql: str, params=None) -> list:
@@ -28,8 +28,18 @@ def one(con, sql: str, params=None):
     return rows[0] if rows else None
 
 
+def quiet(con) -> None:
+    """No DuckDB progress bar on this connection: in a notebook it is an unlabelled bar
+    (long steps show labelled tqdm bars of their own)."""
+    try:
+        run(con, "SET enable_progress_bar = false")
+    except duckdb.Error:
+        pass
+
+
 def connect(db: str, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     con = duckdb.connect(db, read_only=read_only)
+    quiet(con)
     if not read_only:
         run(con, DDL)
     try:                                # call-graph view and macros (schema.py)

@@ -12,7 +12,8 @@
 
 # %%
 import workbench
-from workbench.notebooks import open_repo, sample_repo
+from workbench.notebooks import open_repo, sample_repo, show_missing_as_empty
+show_missing_as_empty()      # missing values show as empty cells, not NaN
 
 # %% tags=["parameters"]
 REPO = sample_repo("pyshop")   # the repository to study: any local folder

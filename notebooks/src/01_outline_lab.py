@@ -12,10 +12,11 @@
 
 # %%
 import workbench
-from workbench.notebooks import open_repo, sample_repo
+from workbench.notebooks import open_repo, sample_repo, show_missing_as_empty
 from workbench.views import FORMATS, Rules, outline
 from workbench.widgets import OutlineBrowser, RuleComparison
 from workbench import plots
+show_missing_as_empty()      # missing values show as empty cells, not NaN
 
 # %% tags=["parameters"]
 REPO = sample_repo("pyshop")   # the repository to study: any local folder

@@ -12,10 +12,11 @@
 
 # %%
 import workbench
-from workbench.notebooks import open_repo, sample_repo
+from workbench.notebooks import open_repo, sample_repo, show_missing_as_empty
 from workbench import graph, views
 from workbench.widgets import CallChainExplorer
 import pandas as pd
+show_missing_as_empty()      # missing values show as empty cells, not NaN
 
 # %% tags=["parameters"]
 REPO = sample_repo("pyshop")   # the repository to study: any local folder
@@ -37,11 +38,20 @@ print(wb, "\nstarting from", SYMBOL)
 # %% [markdown]
 # ## 1. The explorer
 #
-# Type a symbol (completion lists the most called first), pick a direction and a depth. Callers
-# are drawn to the left, callees to the right of the starting node (the big one); the layout
-# is networkx's multipartite layout by call depth. Red crosses are calls the resolver could not
-# bind to a definition in the repository (a dynamic `getattr`, a method on an unknown object):
-# they stay visible as such. Choosing a *node* shows its region as `read_region` returns it.
+# Type a symbol (completion lists the most called first), pick a direction and a depth. The
+# chain is drawn in layers: callers to the left, callees to the right of the starting node
+# (the big one), one column per call depth, each column ordered to limit crossings. Labels
+# are qualified (`Order.__init__`, never a bare `__init__`). Red crosses are calls the resolver
+# could not bind to a definition in the repository (a dynamic `getattr`, a method on an unknown
+# object): they stay visible as such. Choosing a *node* shows its region as `read_region`
+# returns it.
+#
+# On a real repository a chain of depth 3 easily reaches a few hundred functions. Two things
+# keep it readable: *collapse* draws the members of a class (squares) or of a file (diamonds)
+# as one node, and the *node cap* folds the farthest, least connected nodes into one
+# "+N more" node per column. With *auto*, members collapse only when the chain is over the
+# cap. Click a group's **expand** button under the graph to draw it member by member, and
+# **draw more** to raise the cap.
 
 # %%
 cc = CallChainExplorer(wb, SYMBOL, direction="both", depth=DEPTH)
@@ -52,7 +62,9 @@ cc
 # call sites, the networkx graph and the plotly figure.
 
 # %%
-pd.DataFrame(cc.call_site_rows()).head(20)
+sites = cc.call_site_rows()
+print(f"{len(sites)} call sites on the chain; the first 20:")
+pd.DataFrame(sites).head(20)
 
 # %% [markdown]
 # ## 2. The same from code
@@ -139,3 +151,4 @@ px.bar(res, x="resolution", y="calls", title="Call edges by resolution")
 # * Set the explorer to *callers* of a function in a `util` module: who depends on it?
 # * Increase the depth until a `(cycle)` appears in the table: which functions recurse?
 # * Switch *colour by* to *module / directory*: does the chain stay inside one package?
+# * Set *collapse* to *file*, then expand the biggest file: which of its functions are on the chain?

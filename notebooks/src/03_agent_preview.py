@@ -7,23 +7,29 @@
 # compressing older reads (60% by default), and what the same calls would cost without the
 # session cache (every repeated read sent again in full).
 #
-# **Parameters:** `REPO` (default: the bundled `pyshop` sample) and `WINDOW`, the context
-# window in tokens.
+# The last part replays a real agent's call log (`workbench serve DB --log FILE`): what the
+# agent asked, what it got, what it cost.
+#
+# **Parameters:** `REPO` (default: the bundled `pyshop` sample), `WINDOW`, the context
+# window in tokens, and `LOG`, a call log file (default: one recorded here by the MCP SDK's
+# own client).
 
 # %%
 import workbench
-from workbench.notebooks import open_repo, sample_repo
+from workbench.notebooks import open_repo, sample_repo, show_missing_as_empty
 from workbench import views
 from workbench.views import Rules
 from workbench.views.session import Session
 from workbench.views.pricing import default_pricing
 from workbench.widgets import SessionPreview
 import pandas as pd
+show_missing_as_empty()      # missing values show as empty cells, not NaN
 
 # %% tags=["parameters"]
 REPO = sample_repo("pyshop")   # the repository to study: any local folder
 DB = None                      # its DuckDB file; None = one cache file per repository
 WINDOW = 32_000                # context window in tokens (8k ... 1M in the widget)
+LOG = None                     # a call log of `workbench serve DB --log FILE`; None = record one here
 
 # %%
 wb = open_repo(REPO, DB)
@@ -90,7 +96,7 @@ files = wb.sql("""
     FROM files f WHERE f.status = 'ok'
       AND EXISTS (SELECT 1 FROM symbols s WHERE s.path = f.path AND s.kind IN ('function', 'method'))
     ORDER BY f.line_count DESC, f.path LIMIT 5""").fetchall()
-whole = Session(wb, Rules(context_window=WINDOW, max_chars=10**9))
+whole = Session(wb, Rules(context_window=WINDOW, max_chars=10**9, max_tokens=10**9), compact=False)
 lean = Session(wb, Rules(context_window=WINDOW))
 for path, n, (a, b) in files:
     whole.call("read_region", path=path, start_line=1, end_line=n)
@@ -105,15 +111,9 @@ pd.DataFrame([
 ])
 
 # %%
-import plotly.graph_objects as go
-fig = go.Figure()
-for name, sess in [("whole files", whole), ("outline + region", lean)]:
-    fig.add_trace(go.Scatter(x=[0] + [r.turn for r in sess.records],
-                             y=[0] + [r.cumulative for r in sess.records], mode="lines+markers", name=name))
-fig.add_hline(y=WINDOW * 0.6, line_dash="dash", annotation_text="compress at 60%")
-fig.update_layout(title="Cumulative tokens: whole files vs outline + region",
-                  xaxis_title="tool call", yaxis_title="tokens", height=380)
-fig
+from workbench import plots
+plots.cumulative_tokens({"whole files": whole, "outline + region": lean}, WINDOW, 0.6,
+                        title="Cumulative tokens: whole files vs outline + region")
 
 # %% [markdown]
 # ## 4. What it costs
@@ -134,6 +134,75 @@ import json
 print(json.dumps(views.TOOLS["read_region"].schema, indent=2))
 
 # %% [markdown]
+# ## 6. Replaying a real agent's call log
+#
+# `workbench serve DB --log FILE` appends every call an MCP client makes (Claude Code,
+# Cursor, ...) to the table `calls` of a DuckDB file: the arguments, the exact answer, its
+# tokens, the files it used, whether it was cut or stale (docs/mcp.md). Point `LOG` at such
+# a file. Left at `None`, the notebook records one now: the calls above, made by the MCP
+# SDK's own client against the server (in this process, over the SDK's in-memory
+# transport: the same protocol and server code as over stdio).
+
+# %%
+import tempfile
+from pathlib import Path
+from workbench import calllog
+from workbench.server.client import run_calls
+from workbench.views.registry import typed_args
+from workbench.views.replay import replay
+from workbench.widgets.session import parse_call
+
+if LOG is None:
+    LOG = str(Path(tempfile.mkdtemp()) / "calls.duckdb")
+    calls = [parse_call(c) for c in CALLS]
+    run_calls(wb, [(tool, typed_args(tool, args)) for tool, args in calls], log=LOG)
+log = calllog.load(LOG)
+log[["session", "turn", "tool", "arguments", "tokens", "cumulative_tokens", "cut", "stale",
+     "repeat_of", "elapsed_ms"]]
+
+# %% [markdown]
+# What the agent got at one turn, exactly as sent:
+
+# %%
+row = log.sort_values("tokens").iloc[-1]          # the largest answer
+print(f"turn {row.turn}: {row.tool} {row.arguments} -> {row.tokens:,} tokens\n")
+print(row.answer)
+
+# %% [markdown]
+# What it cost, per session: tokens sent, the peak against the window, the repeats the
+# session did not send again (each would have cost as much as the turn it repeats), and the
+# price as uncached input.
+
+# %%
+def session_costs(log):
+    out = []
+    for sid, g in log.groupby("session", sort=False):
+        by_turn = dict(zip(g.turn, g.tokens))
+        saved = sum(by_turn.get(int(t), 0) for t in g.repeat_of.dropna())
+        out.append({"session": sid, "calls": len(g), "tokens": int(g.tokens.sum()),
+                    "peak share of window": f"{g.cumulative_tokens.max() / WINDOW:.1%}",
+                    "not resent (tokens)": saved, "cut answers": int(g.cut.sum()),
+                    "stale answers": int(g.stale.sum()),
+                    "cost $": round(price.cost(input_tokens=int(g.tokens.sum())), 5)})
+    return pd.DataFrame(out)
+session_costs(log)
+
+# %%
+plots.logged_sessions(log, WINDOW, 0.6)
+
+# %% [markdown]
+# The same calls again, now, in fresh sessions: under the rules the log was made with
+# (`same_text` is False where the index or the files changed since), and under leaner rules
+# (what the agent would have received with another profile; export one from the outline
+# lab and start the server with `--rules FILE`).
+
+# %%
+again = replay(wb, log)
+leaner = replay(wb, log, Rules(docs=False, private=False, max_children=10))
+pd.DataFrame({"tool": again.tool, "logged tokens": again.logged_tokens,
+              "now": again.tokens, "same text": again.same_text, "leaner rules": leaner.tokens})
+
+# %% [markdown]
 # ## Try
 #
 # * Set the window to 8k: at which call would compression start?
@@ -141,3 +210,5 @@ print(json.dumps(views.TOOLS["read_region"].schema, indent=2))
 #   without the session cache?
 # * Add `read_region` calls of overlapping ranges: when does the session answer "already
 #   provided"?
+# * Serve this repository to your agent (`workbench serve DB --log calls.duckdb`), work on a
+#   task, and set `LOG = "calls.duckdb"`: which calls cost the most?

@@ -19,8 +19,10 @@
 
 # %%
 import workbench
-from workbench.notebooks import open_repo, sample_repo
+import pandas as pd
+from workbench.notebooks import open_repo, sample_repo, show_missing_as_empty
 from workbench.notebooks import sql_engine
+show_missing_as_empty()
 
 # %% tags=["parameters"]
 REPO = sample_repo("pyshop")   # the repository to study: any local folder
@@ -155,47 +157,59 @@ wb.sql("SELECT resolution, count(*) AS calls FROM edges WHERE kind = 'calls' "
 # ## 4. Import cycles
 #
 # A file-level import graph from the `imports` table (`resolved_path` is filled by the resolver
-# for imports that point into the repository), then a recursive query that walks it and keeps
-# the paths that come back to their start. `list_contains` stops a walk at a repeated file.
+# for imports that point into the repository). Listing every cycle does not scale: twelve
+# modules that import each other already hold billions of simple cycles. The question that
+# scales is *which files are tangled together*: the **strongly connected components** (every
+# file of one reaches every other). In SQL: the reachability closure (`UNION`, not `UNION ALL`,
+# so each pair is kept once and the walk ends), then the files that reach each other, grouped.
+# The result has at most one row per file, largest component first.
 
 # %%
 # %%sql
 # WITH RECURSIVE dep AS (
 #     SELECT DISTINCT path AS src, resolved_path AS dst
 #     FROM imports WHERE resolved_path IS NOT NULL AND resolved_path <> path
-# ), walk(start, here, trail) AS (
-#     SELECT src, dst, [src, dst] FROM dep
-#     UNION ALL
-#     SELECT w.start, d.dst, list_append(w.trail, d.dst)
-#     FROM walk w JOIN dep d ON d.src = w.here
-#     WHERE NOT list_contains(w.trail[2:], d.dst) AND len(w.trail) < 8
+# ), reach(src, dst) AS (
+#     SELECT src, dst FROM dep
+#     UNION
+#     SELECT r.src, d.dst FROM reach r JOIN dep d ON d.src = r.dst
+# ), component AS (                    -- a file and the smallest file it is tangled with
+#     SELECT r.src AS file, least(r.src, min(r.dst)) AS first_file
+#     FROM reach r JOIN reach back ON back.src = r.dst AND back.dst = r.src
+#     GROUP BY r.src
 # )
-# SELECT DISTINCT array_to_string(trail, ' -> ') AS cycle
-# FROM walk
-# WHERE here = start AND start = list_min(trail)   -- each cycle once, from its smallest file
-# ORDER BY cycle
+# SELECT count(*) AS files, first_file, list(file ORDER BY file)[1:6] AS some_files
+# FROM component GROUP BY first_file
+# ORDER BY files DESC, first_file
+# LIMIT 10
 
 # %% [markdown]
-# The same question at function level: mutual recursion in the call graph (a calls b, b calls a).
+# The same from Python, in linear time (Tarjan's algorithm over the same edges):
+# `graph.import_cycles` returns a bounded `Page`, largest first, whose `.total` counts the
+# components. networkx agrees:
 
 # %%
-# %%sql
-# SELECT DISTINCT a.qualname AS one, b.qualname AS other
-# FROM edges e1
-# JOIN edges e2 ON e2.src_id = e1.dst_id AND e2.dst_id = e1.src_id
-# JOIN symbols a ON a.symbol_id = e1.src_id
-# JOIN symbols b ON b.symbol_id = e1.dst_id
-# WHERE e1.kind = 'calls' AND e2.kind = 'calls' AND a.qualname <= b.qualname
-# ORDER BY one
-
-# %% [markdown]
-# Cross-check with networkx, fed by one `wb.sql` query:
-
-# %%
+from workbench import graph
 import networkx as nx
+cycles = graph.import_cycles(wb.con, limit=10)
+print(f"{cycles.total} import cycles (strongly connected components); the largest first:")
+for c in cycles:
+    print(f"  {c.size:4d} files, {c.edges:5d} imports inside: {', '.join(c.members[:5])}"
+          + (" ..." if c.size > 5 else ""))
 g = nx.DiGraph(wb.sql("SELECT DISTINCT path, resolved_path FROM imports "
                       "WHERE resolved_path IS NOT NULL AND resolved_path <> path").fetchall())
-sorted(sorted(c) for c in nx.simple_cycles(g))
+by_nx = sorted((len(c) for c in nx.strongly_connected_components(g) if len(c) > 1), reverse=True)
+assert by_nx == [c.size for c in graph.import_cycles(wb.con, limit=None)]
+
+# %% [markdown]
+# The same question at function level: recursion in the call graph, direct (a function
+# calling itself) and mutual (a calls b, b calls a), as components of the resolved call edges:
+
+# %%
+rec = graph.call_cycles(wb.con, limit=10)
+print(f"{rec.total} recursive groups; the {len(rec)} largest:")
+pd.DataFrame([{"functions": c.size, "calls inside": c.edges,
+               "members": ", ".join(c.members[:4]) + (" ..." if c.size > 4 else "")} for c in rec])
 
 # %% [markdown]
 # ## 5. Tokens by directory

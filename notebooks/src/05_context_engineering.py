@@ -19,7 +19,7 @@
 
 # %%
 import workbench
-from workbench.notebooks import open_repo, sample_repo
+from workbench.notebooks import open_repo, sample_repo, show_missing_as_empty
 from workbench.notebooks import stdlib_root, stdlib_sample
 from workbench import views
 from workbench.views import Rules, outline
@@ -27,6 +27,7 @@ from workbench.views.session import Session
 from workbench.views.tokens import count_tokens
 from workbench.views.pricing import default_pricing
 import pandas as pd
+show_missing_as_empty()      # missing values show as empty cells, not NaN
 
 # %% tags=["parameters"]
 REPO = None          # None = the standard library (a copy of LESSON_FILES when SMALL)
@@ -135,7 +136,7 @@ cut
 
 # %%
 naive = views.call(wb, "read_region", {"path": "argparse.py", "start_line": 1, "end_line": N_LINES},
-                   rules=Rules(max_chars=10**9))
+                   rules=Rules(max_chars=10**9, max_tokens=10**9))
 print("\n".join(naive.text.splitlines()[-6:]))
 print(f"\n[{naive.tokens:,} tokens]  'parse_args' in the text: {'def parse_args' in naive.text}")
 
@@ -171,7 +172,7 @@ print(len(hidden), "public methods of ArgumentParser start after line", N_LINES,
 # files, one the outline plus the biggest function of each file. When does each cross 60%?
 
 # %%
-whole = Session(wb, Rules(context_window=WINDOW, max_chars=10**9))
+whole = Session(wb, Rules(context_window=WINDOW, max_chars=10**9, max_tokens=10**9), compact=False)
 lean = Session(wb, Rules(context_window=WINDOW))
 for path in math["file"]:
     n = wb.sql("SELECT line_count FROM files WHERE path = ?", [path]).fetchall()[0][0]
@@ -188,15 +189,9 @@ for name, s in [("whole files", whole), ("outline + region", lean)]:
           + f"; ${s.cost():.4f}")
 
 # %%
-import plotly.graph_objects as go
-fig = go.Figure()
-for name, s in [("whole files", whole), ("outline + region", lean)]:
-    fig.add_trace(go.Scatter(x=[0] + [r.turn for r in s.records], y=[0] + [r.cumulative for r in s.records],
-                             mode="lines+markers", name=name))
-fig.add_hline(y=WINDOW, annotation_text="window")
-fig.add_hline(y=limit, line_dash="dash", annotation_text="compress at 60%")
-fig.update_layout(title="Context used, call by call", xaxis_title="tool call", yaxis_title="tokens", height=380)
-fig
+from workbench import plots
+plots.cumulative_tokens({"whole files": whole, "outline + region": lean}, WINDOW, 0.6,
+                        title="Context used, call by call")
 
 # %% [markdown]
 # Repeats cost too: the same region read twice is sent twice unless the session remembers it.

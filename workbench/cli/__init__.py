@@ -5,6 +5,7 @@
     workbench find_callers DB SYMBOL
     workbench tasks from-git REPO --from A --to B   # cli/evaluate.py: tasks, eval
     workbench eval DB [TASKS] --rules default full
+    workbench serve DB [--transport http]      # cli/serve.py: the tools over MCP
 
 Every view command prints exactly the text of the view it twins.
 """
@@ -13,7 +14,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import evaluate, index, views
+from . import evaluate, index, serve, views
 from .common import fail
 
 
@@ -23,6 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
     index.add_parsers(sub)
     views.add_parsers(sub)
     evaluate.add_parsers(sub)
+    serve.add_parsers(sub)
     return p
 
 

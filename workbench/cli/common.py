@@ -7,10 +7,32 @@ import sys
 from ..views.rules import FORMATS, Rules, rule_fields
 
 
+DB_HELP = ("the index: a database file, or the repository folder itself (its default database "
+           "in the user cache, see `workbench index`)")
+
+
+def add_command(sub, name: str, help: str, description: str | None = None,
+                examples: tuple[str, ...] = ()):
+    """A sub-command whose --help says what it does, then shows examples (`examples`: the
+    command lines after `workbench `)."""
+    import argparse
+    import textwrap
+    epilog = ("examples:\n" + "\n".join(f"  workbench {e}" for e in examples)) if examples else None
+    text = description or (help[0].upper() + help[1:] + ".")
+    return sub.add_parser(name, help=help, description=textwrap.fill(text, 88), epilog=epilog,
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
 def open_db(db: str, read_only: bool = True):
-    """The Workbench of an index file (FileNotFoundError with advice when it is missing)."""
+    """The Workbench of an index file, or of a repository folder's default database
+    (FileNotFoundError with advice when it is missing)."""
     from ..api import open as wb_open
-    return wb_open(db, read_only=read_only)
+    from ..locations import db_for
+    path = db_for(db)
+    if path != db and not os.path.exists(path):
+        raise FileNotFoundError(f"{db} is not indexed yet (no database at {path}); "
+                                f"run `workbench index {db}` first")
+    return wb_open(path, read_only=read_only)
 
 
 def out(text: str) -> None:
@@ -47,22 +69,50 @@ def add_rule_options(p, outline: bool = False) -> None:
     rules as their own options, generated from the Rules fields: `--format`, `--no-NAME`
     for each on/off rule, `--NAME N` for each count (`none` = no limit)."""
     if outline:
-        p.add_argument("--format", "-f", choices=FORMATS, default=None, help="default: markdown")
+        p.add_argument("--format", "-f", choices=FORMATS, default=None,
+                       help="outline format (default: markdown)")
         for f in rule_fields("outline"):
             flag = f.name.replace("_", "-")
             if f.type in ("bool", bool):
                 p.add_argument(f"--no-{flag}", *f.metadata["cli"], dest=f"no_{f.name}",
-                               action="store_true", help=f"leave out {f.metadata['help']}")
+                               action="store_true", help=f"leave out {f.metadata['help']} (shown by default)")
             elif f.type == "int | None":
                 p.add_argument(f"--{flag}", metavar="N", dest=f.name,
-                               help=f"{f.metadata['help']} (default {f.default})")
-    p.add_argument("--rule", action="append", metavar="NAME=VALUE", help="any Rules field (repeatable)")
-    p.add_argument("--json", action="store_true", help="structured result with its token count")
+                               help=f"{f.metadata['help']} (default: {'none' if f.default is None else f.default})")
+    p.add_argument("--rules", metavar="FILE", help="rule profile file (TOML, as the widgets' "
+                   "'export rules' writes it); the options here change it further (default: none)")
+    p.add_argument("--rule", action="append", metavar="NAME=VALUE",
+                   help="set any Rules field, e.g. max_chars=2000 (repeatable; default: the Rules defaults, "
+                        "docs/views.md)")
+    p.add_argument("--json", action="store_true",
+                   help="print the structured result with its token count instead of the text (default: the text)")
+
+
+def profile_of(a):
+    """The rule profile the options name (`--rules FILE`, then `--rule` and the rule options
+    on top); ValueError/TypeError on a bad value, FileNotFoundError on a missing file."""
+    from ..views.profile import Profile, default_compact, load
+    base = load(a.rules) if getattr(a, "rules", None) else None
+    rules = _options(a, base.rules if base else Rules())
+    if base is None:
+        return Profile(rules, default_compact(rules))
+    if rules == base.rules:
+        return base
+    compact = base.compact.replace(**dict(_changed(base.rules, rules))) if base.compact else None
+    return Profile(rules, compact, base.source)
+
+
+def _changed(a: Rules, b: Rules):
+    return ((k, vb) for k, (_, vb) in a.diff(b).items())
 
 
 def rules_of(a) -> Rules:
     """The Rules the parsed options describe (ValueError/TypeError on a bad value)."""
-    rules = Rules.parse_assignments(a.rule or [])
+    return profile_of(a).rules
+
+
+def _options(a, base: Rules) -> Rules:
+    rules = Rules.parse_assignments(a.rule or [], base)
     changes = {}
     for f in rule_fields("outline"):
         if getattr(a, f"no_{f.name}", False):

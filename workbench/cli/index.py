@@ -5,7 +5,8 @@ import json
 import os
 from pathlib import Path
 
-from .common import fail, open_db, out
+from ..locations import default_db
+from .common import DB_HELP, add_command, fail, open_db, out
 
 SAMPLES = Path(__file__).resolve().parent.parent.parent / "sample_repos"
 
@@ -14,7 +15,7 @@ def cmd_index(a) -> int:
     from ..indexer import index
     if not os.path.isdir(a.root):
         return fail("index", f"not a directory: {a.root}")
-    db = a.db or os.path.join(os.path.abspath(a.root), ".workbench.duckdb")
+    db = a.db or default_db(a.root)
     report = index(a.root, db, jobs=a.jobs, exclude=tuple(a.exclude or ()),
                    max_bytes=a.max_bytes, progress=not a.quiet, resolve=not a.no_resolve)
     out(str(report))
@@ -83,39 +84,64 @@ def cmd_callgraph(a) -> int:
 
 
 def add_parsers(sub) -> None:
-    s = sub.add_parser("index", help="index a repository into DuckDB (incremental)")
-    s.add_argument("root")
-    s.add_argument("--db", help="database file (default: ROOT/.workbench.duckdb)")
-    s.add_argument("--jobs", type=int, default=None, help="parser processes (default: all cores)")
-    s.add_argument("--exclude", action="append", metavar="GLOB", help="extra gitignore-style glob (repeatable)")
-    s.add_argument("--max-bytes", type=int, default=1024 * 1024, help="skip files above this size")
-    s.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    s = add_command(sub, "index", "index a repository into DuckDB (incremental)",
+                    "Index a repository into DuckDB: scan it, parse every file with tree-sitter, store "
+                    "files, symbols, edges and imports, resolve calls across files. Re-running it "
+                    "parses only the files that changed. The report says where the database is.",
+                    ("index ~/src/rich", "index sample_repos/pyshop --db pyshop.duckdb -q",
+                     "index . --exclude 'tests/**' --no-resolve"))
+    s.add_argument("root", help="the repository folder to index")
+    s.add_argument("--db", help="database file (default: one file per repository in the user cache, "
+                                "~/.cache/context-workbench/NAME-HASH.duckdb; $WORKBENCH_CACHE_DIR "
+                                "or $XDG_CACHE_HOME move it)")
+    s.add_argument("--jobs", type=int, default=None, metavar="N", help="parser processes (default: all cores)")
+    s.add_argument("--exclude", action="append", metavar="GLOB",
+                   help="extra gitignore-style glob to leave out (repeatable; default: none beyond "
+                        ".gitignore and the built-in ignores)")
+    s.add_argument("--max-bytes", type=int, default=1024 * 1024, metavar="N",
+                   help="skip files above this size, recording why (default: 1048576, 1 MiB)")
+    s.add_argument("-q", "--quiet", action="store_true", help="no progress bar (default: a progress bar)")
     s.add_argument("--no-resolve", action="store_true",
-                   help="skip cross-file resolution (faster; run `workbench resolve DB` later)")
+                   help="skip cross-file resolution (faster; run `workbench resolve DB` later; "
+                        "default: resolve)")
     s.set_defaults(func=cmd_index)
 
-    s = sub.add_parser("resolve", help="re-run cross-file resolution of an index")
-    s.add_argument("db")
-    s.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
+    s = add_command(sub, "resolve", "re-run cross-file resolution of an index",
+                    "Re-run cross-file resolution over the whole index (after `index --no-resolve`).",
+                    ("resolve pyshop.duckdb", "resolve ~/src/rich -q"))
+    s.add_argument("db", help=DB_HELP)
+    s.add_argument("-q", "--quiet", action="store_true", help="no progress bar (default: a progress bar)")
     s.set_defaults(func=cmd_resolve)
 
-    s = sub.add_parser("sql", help="run SQL against an index")
-    s.add_argument("db")
-    s.add_argument("query")
-    s.add_argument("--csv", action="store_true", help="CSV instead of a table")
-    s.add_argument("--max-rows", type=int, default=200, help="rows shown in the table (default 200)")
+    s = add_command(sub, "sql", "run SQL against an index",
+                    "Run one SQL statement against the index (tables files, symbols, edges, imports; "
+                    "docs/schema.md) and print the result as a table or CSV.",
+                    ("sql pyshop.duckdb \"SELECT kind, count(*) FROM symbols GROUP BY 1\"",
+                     "sql ~/src/rich \"SELECT * FROM find_callers('Console.print')\" --csv"))
+    s.add_argument("db", help=DB_HELP)
+    s.add_argument("query", help="one SQL statement")
+    s.add_argument("--csv", action="store_true", help="CSV instead of a table (default: a table)")
+    s.add_argument("--max-rows", type=int, default=200, metavar="N", help="rows shown in the table (default: 200)")
     s.set_defaults(func=cmd_sql)
 
-    s = sub.add_parser("stats", help="summary figures of an index")
-    s.add_argument("db")
+    s = add_command(sub, "stats", "summary figures of an index",
+                    "Summary figures of an index, each saying what it counts: files (skipped ones "
+                    "included), lines, symbol rows (definitions plus one module row per parsed file), "
+                    "edges by kind, calls by resolution, and the database's path.",
+                    ("stats pyshop.duckdb", "stats ~/src/rich"))
+    s.add_argument("db", help=DB_HELP)
     s.set_defaults(func=cmd_stats)
 
-    s = sub.add_parser("demo", help="index the bundled sample repositories and summarise them")
-    s.add_argument("--out", default="demo_dbs", help="folder for the databases")
+    s = add_command(sub, "demo", "index the bundled sample repositories and summarise them",
+                    examples=("demo", "demo --out /tmp/demo_dbs"))
+    s.add_argument("--out", default="demo_dbs", metavar="DIR", help="folder for the databases (default: demo_dbs)")
     s.set_defaults(func=cmd_demo)
 
-    s = sub.add_parser("callgraph", help="JSON call graph of entry files (PyCG-style exchange format)")
-    s.add_argument("entries", nargs="+", metavar="ENTRY_FILE")
+    s = add_command(sub, "callgraph", "JSON call graph of entry files (PyCG-style exchange format)",
+                    "Print the call graph reachable from entry files as JSON in the PyCG exchange "
+                    "format (docs/callgraph.md).",
+                    ("callgraph sample_repos/pyshop/shop/cli.py --package sample_repos/pyshop --pretty",))
+    s.add_argument("entries", nargs="+", metavar="ENTRY_FILE", help="Python files to start from")
     s.add_argument("--package", required=True, metavar="ROOT", help="package root the names are relative to")
-    s.add_argument("--pretty", action="store_true", help="indented JSON")
+    s.add_argument("--pretty", action="store_true", help="indented JSON (default: one line)")
     s.set_defaults(func=cmd_callgraph)

@@ -8,10 +8,15 @@
 
 Everything comes from the `symbols`, `imports` and `edges` tables (nothing is parsed).
 The `Rules` decide what is shown: docs, imports, module variables, fields, private
-members, decorators, signatures, line numbers, `max_children` (members shown per
-definition, then a "... N more" marker; a file's top level is never cut, it is the
-file's index) and `max_depth` (nesting levels shown; deeper members are counted as
-"+N nested").
+members, decorators, signatures, line numbers, `max_children` and `max_depth` (nesting
+levels shown; deeper members are counted as "+N nested").
+
+`max_children` caps the members shown per class (and the definitions shown per file). A
+cap does not cut by position: it keeps the constructor, then the public members, then the
+private ones, each ranked by how often the index sees them used (resolved calls, imports
+and inheritance pointing at them), and shows the kept ones in source order. The marker
+says how many were left out, of which kinds, and how to see them:
+"... 32 more, the least used: 20 private methods, 12 methods (all: max_children=none)".
 
     >>> outline(wb, "shop/orders.py").text
     >>> outline(wb, "shop", format="tags", docs=False).tokens
@@ -49,6 +54,7 @@ class Sym:
     declaration: bool
     bases: list = field(default_factory=list)      # [(relation, name)]
     children: list = field(default_factory=list)
+    uses: int = 0                                  # resolved edges pointing here (filled when a cap ranks)
     owner: str | None = None                       # class of a method defined outside it (Go receiver, C++ `Circle::`)
 
     @property
@@ -236,15 +242,104 @@ def _is_var(s: Sym) -> bool:
     return s.kind in VARIABLE_KINDS and not any(c.kind in SIGNATURE_KINDS for c in s.children)
 
 
-def members(s: Sym, rules: Rules, depth: int) -> tuple[list, int, int]:
-    """(shown children, "more" count cut by max_children, count hidden by max_depth)
+_PLURAL = {"class": "classes", "property": "properties", "enum_member": "enum members",
+           "impl": "impl blocks", "namespace": "namespaces", "type": "types"}
+CONSTRUCTOR_NAMES = frozenset({"__init__", "__new__", "constructor", "new"})
+
+
+@dataclass
+class Cut:
+    """What a `max_children` cap left out: how many, of which kinds."""
+    n: int = 0
+    kinds: dict = field(default_factory=dict)      # "private methods" -> 20, largest first
+
+    def __bool__(self) -> bool:
+        return self.n > 0
+
+    @classmethod
+    def of(cls, dropped: list) -> "Cut":
+        counts: dict[str, int] = {}
+        for c in dropped:
+            word = _PLURAL.get(c.kind, c.kind.replace("_", " ") + "s")
+            counts[("private " if c.private else "") + word] = counts.get(
+                ("private " if c.private else "") + word, 0) + 1
+        return cls(len(dropped), dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))))
+
+    def kinds_text(self) -> str:
+        return ", ".join(f"{v} {k if v != 1 else _singular(k)}" for k, v in self.kinds.items())
+
+    def text(self) -> str:
+        """`32 more, the least used: 20 private methods, 12 methods (all: max_children=none)`"""
+        return f"{self.n} more, the least used: {self.kinds_text()} (all: max_children=none)"
+
+
+def _singular(plural: str) -> str:
+    for one, many in _PLURAL.items():
+        if plural.endswith(many):
+            return plural[: -len(many)] + one.replace("_", " ")
+    return plural[:-1] if plural.endswith("s") else plural
+
+
+def rank_key(s: Sym, position: int) -> tuple:
+    """What a cap keeps first: the constructor, then public members, then private ones; each
+    group by use in the index, then by position in the file."""
+    return (s.name not in CONSTRUCTOR_NAMES, s.private, -s.uses, position)
+
+
+def cap(items: list, limit: int | None) -> tuple[list, Cut]:
+    """(the `limit` best-ranked items in their original order, what was left out)."""
+    if limit is None or len(items) <= limit:
+        return items, Cut()
+    ranked = sorted(range(len(items)), key=lambda i: rank_key(items[i], i))
+    keep = sorted(ranked[:limit])
+    dropped = [items[i] for i in sorted(ranked[limit:])]
+    return [items[i] for i in keep], Cut.of(dropped)
+
+
+def members(s: Sym, rules: Rules, depth: int) -> tuple[list, Cut, int]:
+    """(shown children, what the max_children cap left out, count hidden by max_depth)
     of a symbol whose children sit at nesting level `depth` (top level = 1)."""
     kids = [c for c in s.children if _keep(c, rules, True)]
     if rules.max_depth is not None and depth > rules.max_depth:
-        return [], 0, _count_all(kids, rules)
-    if rules.max_children is not None and len(kids) > rules.max_children:
-        return kids[:rules.max_children], len(kids) - rules.max_children, 0
-    return kids, 0, 0
+        return [], Cut(), _count_all(kids, rules)
+    kids, cut = cap(kids, rules.max_children)
+    return kids, cut, 0
+
+
+def load_uses(con, data: list, rules: Rules) -> None:
+    """Fill `Sym.uses` for the members a `max_children` cap will rank (one query; nothing
+    when no cap applies)."""
+    if rules.max_children is None:
+        return
+    ids: list[int] = []
+
+    def walk(syms: list) -> None:
+        kept = [c for c in syms if _keep(c, rules, True)]
+        if len(kept) > rules.max_children:
+            ids.extend(c.id for c in kept)
+        for c in syms:
+            walk(c.children)
+
+    for fd in data:
+        tops = [s for s in fd.top if _keep(s, rules, False)]
+        if len([s for s in tops if not _is_var(s)]) > rules.max_children:
+            ids.extend(s.id for s in tops)
+        for s in fd.top:
+            walk(s.children)
+    if not ids:
+        return
+    uses = dict(store.run(con, "SELECT dst_id, count(*) FROM edges WHERE kind <> 'contains' "
+                               "AND dst_id IN (SELECT unnest(?::BIGINT[])) GROUP BY 1", [ids]))
+    wanted = set(ids)
+
+    def fill(syms: list) -> None:
+        for c in syms:
+            if c.id in wanted:
+                c.uses = uses.get(c.id, 0)
+            fill(c.children)
+
+    for fd in data:
+        fill(fd.top)
 
 
 def _count_all(kids: list, rules: Rules) -> int:
@@ -254,11 +349,13 @@ def _count_all(kids: list, rules: Rules) -> int:
     return n
 
 
-def top_level(fd: FileData, rules: Rules) -> tuple[list, list]:
-    """(module variables shown, other top-level definitions shown)."""
+def top_level(fd: FileData, rules: Rules) -> tuple[list, list, Cut]:
+    """(module variables shown, other top-level definitions shown, what the max_children
+    cap left out of those)."""
     tops = [s for s in fd.top if _keep(s, rules, False)]
     vars_ = [s for s in tops if _is_var(s)] if rules.module_vars else []
-    return vars_, [s for s in tops if not _is_var(s)]
+    defs, cut = cap([s for s in tops if not _is_var(s)], rules.max_children)
+    return vars_, defs, cut
 
 
 def _decorators(s: Sym, rules: Rules) -> list[str]:
@@ -306,7 +403,7 @@ def _md_sym(s: Sym, rules: Rules, indent: int, depth: int, out: list[str]) -> No
             continue
         _md_sym(c, rules, indent + 1, depth + 1, out)
     if more:
-        out.append(f"{pad}  ... {more} more")
+        out.append(f"{pad}  ... {more.text()}")
 
 
 def md_file(fd: FileData, rules: Rules) -> str:
@@ -316,12 +413,14 @@ def md_file(fd: FileData, rules: Rules) -> str:
     out = [head]
     if rules.imports and fd.imports:
         out.append("imports: " + ", ".join(fd.imports))
-    vars_, defs = top_level(fd, rules)
+    vars_, defs, more = top_level(fd, rules)
     if vars_:
         out.append("module_vars: " + ", ".join(
             var_label(v) + (f" [{lines_label(v)}]" if rules.line_numbers else "") for v in vars_))
     for s in defs:
         _md_sym(s, rules, 0, 1, out)
+    if more:
+        out.append(f"... {more.text()}")
     return "\n".join(out)
 
 
@@ -346,7 +445,8 @@ def _json_sym(s: Sym, rules: Rules, depth: int) -> dict:
     if kids:
         d["children"] = [_json_sym(c, rules, depth + 1) for c in kids]
     if more:
-        d["more"] = more
+        d["more"] = more.n
+        d["more_kinds"] = more.kinds
     if hidden:
         d["nested_hidden"] = hidden
     return d
@@ -359,10 +459,13 @@ def json_file(fd: FileData, rules: Rules) -> dict:
         d["doc"] = fd.doc
     if rules.imports and fd.imports:
         d["imports"] = fd.imports
-    vars_, defs = top_level(fd, rules)
+    vars_, defs, more = top_level(fd, rules)
     if vars_:
         d["module_vars"] = [_json_sym(v, rules, 1) for v in vars_]
     d["symbols"] = [_json_sym(s, rules, 1) for s in defs]
+    if more:
+        d["more"] = more.n
+        d["more_kinds"] = more.kinds
     return d
 
 
@@ -407,7 +510,7 @@ def _tag_members(s: Sym, rules: Rules, depth: int) -> str:
         if inner:
             out += "{" + inner + "}"
     if more:
-        out += f"[MORE:{more}]"
+        out += f"[MORE:{more.n}:{more.kinds_text()}]"
     if hidden:
         out += f"[NESTED:{hidden}]"
     return out
@@ -420,11 +523,13 @@ def tags_file(fd: FileData, rules: Rules) -> str:
     out = [head]
     if rules.imports and fd.imports:
         out.append(f"[IMPORTS:{','.join(fd.imports)}]")
-    vars_, defs = top_level(fd, rules)
+    vars_, defs, more = top_level(fd, rules)
     if vars_:
         out.append("".join(_tag(v, rules) for v in vars_))
     for s in defs:
         out.append(_tag(s, rules) + _tag_members(s, rules, 1))
+    if more:
+        out.append(f"[MORE:{more.n}:{more.kinds_text()}]")
     return "\n".join(out)
 
 
@@ -530,7 +635,7 @@ class _Stub:
             for c in kids:
                 self.sym(c, indent + 1, depth + 1)
             if more:
-                out.append(f"{inner}# ... {more} more")
+                out.append(f"{inner}# ... {more.text()}")
             if s.kind in SIGNATURE_KINDS and kids:
                 out.append(f"{inner}...")
             return
@@ -548,7 +653,7 @@ class _Stub:
         for c in kids:
             self.sym(c, indent + 1, depth + 1)
         if more:
-            out.append(f"{inner}{self.c} ... {more} more")
+            out.append(f"{inner}{self.c} ... {more.text()}")
         if s.kind in SIGNATURE_KINDS:
             out.append(f"{inner}...")
         out.append(f"{pad}}}")
@@ -564,7 +669,7 @@ class _Stub:
                 out.extend(_py_import_lines(fd.import_rows))
             else:
                 out.append(f"{c} imports: " + ", ".join(fd.imports))
-        vars_, defs = top_level(fd, rules)
+        vars_, defs, more = top_level(fd, rules)
         for s in sorted(vars_ + defs, key=lambda x: (x.start, -x.end)):
             if s in vars_:
                 if rules.docs and s.doc and not self.py:
@@ -572,6 +677,8 @@ class _Stub:
                 out.append((_stub_var(s, self.lang) if rules.signatures else s.name) + self.loc(s))
             else:
                 self.sym(s, 0, 1)
+        if more:
+            out.append(f"{c} ... {more.text()}")
         return "\n".join(out)
 
 
@@ -620,7 +727,7 @@ def _prose_member(c: Sym, rules: Rules, depth: int) -> str:
     if kids or more or hidden:
         inner = [_prose_member(k, rules, depth + 1) for k in kids]
         if more:
-            inner.append(f"{more} more")
+            inner.append(more.text())
         if hidden:
             inner.append(f"{hidden} nested not shown")
         text += " [defines " + "; ".join(inner) + "]"
@@ -664,7 +771,7 @@ def _prose_sym(s: Sym, rules: Rules) -> str:
             label = "Defines"
         text += f" {label}: " + "; ".join(_prose_member(c, rules, 2) for c in others) + "."
     if more:
-        text += f" And {more} more."
+        text += f" And {more.text()}."
     if hidden:
         text += f" ({hidden} nested definitions not shown.)"
     return text
@@ -678,13 +785,15 @@ def prose_file(fd: FileData, rules: Rules) -> str:
     out = [head]
     if rules.imports and fd.imports:
         out.append("It imports " + ", ".join(fd.imports) + ".")
-    vars_, defs = top_level(fd, rules)
+    vars_, defs, more = top_level(fd, rules)
     if vars_:
         out.append("Module variables: " + ", ".join(
             (var_label(v) if rules.signatures else v.name)
             + (f" ({lines_label(v)})" if rules.line_numbers else "") for v in vars_) + ".")
     for s in defs:
         out.append(_prose_sym(s, rules))
+    if more:
+        out.append(f"And {more.text()}.")
     return "\n".join(out)
 
 
@@ -737,6 +846,7 @@ def render(con, path: str = ".", rules: Rules | None = None) -> tuple[str, dict,
         return (f"no source files to outline under {path!r} ({len(files)} other files)",
                 {"path": path, "files": []}, {})
     data = load(con, scope, code)
+    load_uses(con, data, rules)
     versions = {fd.path: fd.info.sha256 for fd in data}
     fmt = rules.format
     if fmt == "json":

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import inspect
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from . import pathsafe
+from .. import store
+from . import freshness, pathsafe
 from .lookup import is_dir
+from .paging import Budget, cap, fit, page_note
 from .response import Response
 from .rules import Rules
 from .source import FileInfo, file_info, root_of
@@ -28,7 +30,24 @@ from .tokens import get_tokenizer
 
 
 class ToolError(Exception):
-    """Raised inside a tool: its message is the agent-facing error text."""
+    """Raised inside a tool: its message is the agent-facing error text. `missing` names a
+    repository path the index does not hold (a refresh may add it)."""
+
+    def __init__(self, message: str, missing: str | None = None):
+        super().__init__(message)
+        self.missing = missing
+
+
+@dataclass
+class Answer:
+    """What a tool implementation returns (a `(text, data, versions[, repeat_of])` tuple is
+    read as one too)."""
+    text: str
+    data: Any = None
+    versions: dict = field(default_factory=dict)   # path -> sha256 the text is based on
+    repeat_of: int | None = None                   # turn whose content this answer did not resend
+    files: tuple | None = None      # indexed files the text shows rows of (None: the versions' paths)
+    checked: tuple = ()             # files whose freshness the text already reports itself
 
 
 @dataclass
@@ -37,6 +56,8 @@ class Context:
     root: str
     rules: Rules
     session: Any = None
+    budget: Budget | None = None    # what the answer may hold (the caps, less the registry's notes)
+    tool: str = ""
 
     def path(self, p) -> str:
         """Checked repo-relative path (PathError -> the error response)."""
@@ -51,8 +72,33 @@ class Context:
                 raise ToolError(f"error: {rel!r} is a directory; give a file path "
                                 "(list_files shows what it holds)")
             raise ToolError(f"error: no indexed file {rel!r}; call list_files to see what exists "
-                            "(new files need a re-index)")
+                            "(new files need a re-index)", missing=rel)
         return info
+
+    def versions(self, paths) -> dict:
+        """{path: indexed sha256} of the files an answer used (for freshness and the log)."""
+        paths = sorted({p for p in paths if p})
+        if not paths:
+            return {}
+        return dict(store.run(self.con, "SELECT path, sha256 FROM files WHERE path IN "
+                                        "(SELECT unnest(?))", [paths]))
+
+    def fit(self, head: list[str], rows: list[str], note) -> tuple[str, int]:
+        """`paging.fit` within this answer's budget."""
+        return fit(head, rows, self.budget, note)
+
+    def page(self, head: list[str], rows: list[str], total: int, offset: int, what: str,
+             args: dict) -> tuple[str, int, int | None]:
+        """(text, rows shown, next offset or None): `head`, then the rows of the page that
+        starts at `offset` (of `total`; `rows` are the page's candidates) that fit the
+        answer's caps, then the note naming the call that returns the next page."""
+        if offset and offset >= total:
+            return "\n".join(head + [f"[offset {offset:,} is past the end: {total:,} {what} in all]"]), 0, None
+
+        def note(k: int) -> str | None:
+            return page_note(what, offset, k, total, self.tool, args) if offset + k < total else None
+        text, k = self.fit(head, rows, note)
+        return text, k, (offset + k if offset + k < total else None)
 
 
 @dataclass
@@ -61,6 +107,7 @@ class Tool:
     func: Callable
     description: str
     parameters: dict
+    advice: str = "ask for less"    # how to narrow the request when the final cap cuts it
 
     @property
     def schema(self) -> dict:
@@ -81,45 +128,100 @@ def _params(props: dict, required: list[str]) -> dict:
             "additionalProperties": False}
 
 
-def tool(description: str, props: dict, required: list[str] | None = None):
-    """Register `impl(ctx, **args) -> (text, data, versions)` as an agent tool."""
+def tool(description: str, props: dict, required: list[str] | None = None,
+         advice: str = "ask for less"):
+    """Register `impl(ctx, **args) -> Answer | (text, data, versions)` as an agent tool.
+    `advice` is what the note says when the final cap cuts an answer (tools that page
+    themselves never get there)."""
     def deco(impl):
         name = impl.__name__
 
-        def run(wb, *args, rules: Rules | None = None, session=None, **kw) -> Response:
+        def run(wb, *args, rules: Rules | None = None, session=None, refresh=None, **kw) -> Response:
             sig = inspect.signature(impl)
             names = [p for p in sig.parameters if p != "ctx"]
             kw.update(dict(zip(names, args)))
-            return _invoke(name, impl, wb, kw, rules, session)
+            return _invoke(name, impl, wb, kw, rules, session, refresh)
 
         run.__name__ = name
         run.__qualname__ = name
         run.__doc__ = f"{description}\n\nReturns a Response (exact text + token count)."
         run.impl = impl
-        TOOLS[name] = Tool(name, run, description, _params(props, required or []))
+        TOOLS[name] = Tool(name, run, description, _params(props, required or []), advice)
         return run
     return deco
 
 
-def _invoke(name: str, impl, wb, args: dict, rules: Rules | None, session) -> Response:
-    rules = rules or (session.rules if session is not None else None) or Rules()
-    tok = get_tokenizer(rules.tokenizer)
+def _answer(out) -> Answer:
+    if isinstance(out, Answer):
+        return out
+    return Answer(out[0], out[1], out[2], out[3] if len(out) > 3 else None)
+
+
+def _run(name: str, impl, wb, args: dict, rules: Rules, session, tok, head: list[str]):
+    """One run of a tool: (answer, stale files) with `head` lines' room kept free."""
     con = getattr(wb, "con", wb)
+    spent = "\n".join(head)
+    budget = Budget(rules.max_chars, rules.max_tokens, tok)
+    if head:
+        budget = budget.less(len(spent) + 1, tok.count(spent) + 1)
+    ctx = Context(con, getattr(wb, "root", None) or root_of(con), rules, session, budget, name)
+    ans = _answer(impl(ctx, **args))
+    used = ans.files if ans.files is not None else tuple(ans.versions)
+    found = freshness.stale(con, ctx.root, set(used) - set(ans.checked)) if used else {}
+    return ans, found
+
+
+def _invoke(name: str, impl, wb, args: dict, rules: Rules | None, session, refresh=None) -> Response:
+    head: list[str] = []
+    if session is not None:
+        switched = session.before_call()
+        if switched:
+            head.append(switched)
+        rules = rules or session.rules
+    rules = rules or Rules()
+    tool_ = TOOLS[name]
+    tok = get_tokenizer(rules.tokenizer)
     args = {k: v for k, v in args.items() if v is not None}
-    repeat_of = None
+    ans, found, error, cut, why = None, {}, False, False, None
     try:
         _check_args(name, args)
-        ctx = Context(con, root_of(con), rules, session)
-        out = impl(ctx, **args)
-        text, data, versions = out[:3]
-        repeat_of = out[3] if len(out) > 3 else None
-        error = False
+        try:
+            ans, found = _run(name, impl, wb, args, rules, session, tok, head)
+        except ToolError as exc:
+            if refresh is None or exc.missing is None or refresh([exc.missing]) is not True:
+                raise
+            ans, found = _run(name, impl, wb, args, rules, session, tok, head)
+        if found and refresh is not None:
+            done = refresh(sorted(found))
+            if done is True:
+                ans, found = _run(name, impl, wb, args, rules, session, tok, head)
+            elif isinstance(done, str):
+                why = done
+        notes = head + ([freshness.warning(found)] if found else []) + ([why] if why and found else [])
+        text = "\n".join(notes + [ans.text]) if notes else ans.text
+        budget = Budget(rules.max_chars, rules.max_tokens, tok)
+        if notes and not budget.fits(text):         # make room for the warning and go again
+            ans, _ = _run(name, impl, wb, args, rules, session, tok, notes)
+            text = "\n".join(notes + [ans.text])
+        text, cut = cap(text, budget, tool_.advice)
+        data, versions, repeat_of = ans.data, ans.versions, ans.repeat_of
+        files = list(ans.files if ans.files is not None else ans.versions)
+        if not versions and files:
+            versions = Context(getattr(wb, "con", wb), "", rules).versions(files)
     except (pathsafe.PathError, ToolError) as exc:
-        text, data, versions, error = str(exc), None, {}, True
-    resp = Response(name, text, tok.count(text), args, tok.name, error, data, versions)
+        text, data, versions, repeat_of, error, files = str(exc), None, {}, None, True, []
+        if head:
+            text = "\n".join(head + [text])
+    resp = Response(name, text, tok.count(text), args, tok.name, error, data, versions,
+                    files=files, stale=sorted(found), cut=cut or _paged(data))
     if session is not None:
         session.record(resp, repeat_of)
     return resp
+
+
+def _paged(data) -> bool:
+    """Did the tool leave rows for a next page (its data says where it continues)?"""
+    return isinstance(data, dict) and (data.get("next_offset") is not None or data.get("next") is not None)
 
 
 _JSON_TYPES = {"string": str, "integer": int, "array": list, "number": (int, float),
@@ -152,15 +254,33 @@ def _check_args(name: str, args: dict) -> None:
             raise ToolError(f"error: {name} argument {k!r} must be one of {props[k]['enum']}")
 
 
+def typed_args(name: str, args: dict) -> dict:
+    """`args` converted to the types of tool `name`'s schema (`"40"` -> 40, `"a,b"` ->
+    ["a", "b"]), as an agent's function call would carry them; unchanged when they do not
+    fit the schema (the call then answers with the error)."""
+    out = {k: v for k, v in args.items() if v is not None}
+    try:
+        _check_args(name, out)
+    except (ToolError, KeyError):
+        return dict(args)
+    return out
+
+
 def call(wb, name: str, args: dict | None = None, *, rules: Rules | None = None,
-         session=None) -> Response:
-    """Run tool `name` with `args` (a dict, as an agent's function call would carry)."""
-    rules = rules or (session.rules if session is not None else None) or Rules()
+         session=None, refresh=None) -> Response:
+    """Run tool `name` with `args` (a dict, as an agent's function call would carry).
+
+    Without `rules` a session's current rules apply (its compact rules once past
+    `compress_at`), else the defaults. `refresh(paths)`, when given, is called with the
+    files an answer found changed on disk (or a path the index lacks); when it returns
+    True (it re-indexed them) the answer is made again from the new rows; a text it
+    returns instead (why it could not) is added to the answer's warning."""
     if name not in TOOLS:
+        rules = rules or (session.rules if session is not None else None) or Rules()
         text = f"error: no tool {name!r}; tools: {', '.join(TOOLS)}"
         tok = get_tokenizer(rules.tokenizer)
         return Response(name, text, tok.count(text), dict(args or {}), tok.name, True)
-    return TOOLS[name](wb, rules=rules, session=session, **dict(args or {}))
+    return TOOLS[name](wb, rules=rules, session=session, refresh=refresh, **dict(args or {}))
 
 
 def parse_tool_args(items: list[str]) -> dict:
@@ -184,6 +304,15 @@ def parse_tool_args(items: list[str]) -> dict:
 def schemas() -> list[dict]:
     """Every tool's schema, in function-calling shape."""
     return [t.schema for t in TOOLS.values()]
+
+
+def offset_arg(offset) -> int:
+    """A paging argument: 0 when absent, an error text when negative."""
+    if offset is None:
+        return 0
+    if offset < 0:
+        raise ToolError(f"error: offset must be 0 or more, not {offset}")
+    return offset
 
 
 def span(a: int, b: int) -> str:

@@ -22,7 +22,7 @@ import numpy as np
 from .. import store
 from .lookup import lookup_symbols
 from .outline import lines_label
-from .registry import Context, ToolError, tool
+from .registry import Answer, Context, ToolError, tool
 from .tokens import get_tokenizer
 
 CALL_WEIGHT = 1.0
@@ -290,12 +290,14 @@ def build(con, budget: int, focus: list[str] | None, tokenizer) -> tuple[str, di
       {"budget_tokens": {"type": "integer", "description": "token budget for the map",
                          "default": 1024},
        "focus": {"type": "array", "items": {"type": "string"},
-                 "description": "files, directories or symbols to rank around"}})
+                 "description": "files, directories or symbols to rank around"}},
+      advice="ask for a smaller budget_tokens")
 def repo_map(ctx: Context, budget_tokens: int | None = None, focus: list | None = None):
     budget = ctx.rules.repo_map_budget if budget_tokens is None else budget_tokens
     if budget < 0:
         raise ToolError("error: budget_tokens must be >= 0")
     if isinstance(focus, str):
         focus = [focus]
-    text, data = build(ctx.con, budget, list(focus or []), ctx.rules.tokenizer)
-    return text, data, {}
+    # never above the answer cap (max_tokens): a larger map would be cut anyway
+    text, data = build(ctx.con, min(budget, ctx.budget.tokens), list(focus or []), ctx.rules.tokenizer)
+    return Answer(text, data, files=tuple(dict.fromkeys(s["path"] for s in data["symbols"])))

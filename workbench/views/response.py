@@ -23,6 +23,9 @@ class Response:
     data: Any = None
     source_versions: dict = field(default_factory=dict)   # path -> sha256 the text is based on
     notes: list = field(default_factory=list)             # out-of-band remarks (not sent)
+    files: list = field(default_factory=list)             # indexed files the text shows rows of
+    stale: list = field(default_factory=list)             # of those, the ones changed on disk since indexing
+    cut: bool = False                                     # the text holds part of the answer (cut or paged)
 
     @property
     def chars(self) -> int:
@@ -36,7 +39,8 @@ class Response:
     def to_dict(self) -> dict:
         return {"tool": self.tool, "args": self.args, "text": self.text, "tokens": self.tokens,
                 "chars": self.chars, "tokenizer": self.tokenizer, "error": self.error,
-                "source_versions": self.source_versions, "notes": self.notes, "data": self.data}
+                "source_versions": self.source_versions, "files": self.files, "stale": self.stale,
+                "cut": self.cut, "notes": self.notes, "data": self.data}
 
     def to_json(self, indent: int | None = 2) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False, default=str)

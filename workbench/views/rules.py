@@ -36,7 +36,8 @@ class Rules:
     decorators: bool = _rule(True, "decorators and annotations", "outline")
     signatures: bool = _rule(True, "full signatures (else kind + name)", "outline")
     line_numbers: bool = _rule(True, "line ranges", "outline", ("--no-lines",))
-    max_children: int | None = _rule(40, "members shown per definition, then '... N more' (none: all)",
+    max_children: int | None = _rule(40, "members shown per class and definitions per file, the most used and public "
+                                     "first, then '... N more' with their kinds (none: all)",
                                      "outline", widget_max=60)
     max_depth: int | None = _rule(3, "nesting levels shown, 1 = top level only (none: all)", "outline",
                                   widget_max=5)
@@ -46,9 +47,14 @@ class Rules:
                                        "outline shows top-level definitions only (level 1) and how to "
                                        "expand one (none: always the whole outline)", "read_outline",
                                        widget_max=4000)
+    # ---- every answer (the registry applies the caps to every tool)
+    max_chars: int = _rule(6000, "characters per answer of every tool, cut at a whole line with a "
+                           "note saying how to get the rest", "answer")
+    max_tokens: int = _rule(2500, "tokens per answer of every tool (the rules' tokenizer), cut the "
+                            "same way", "answer")
+    max_rows: int = _rule(40, "rows per page of list answers (find_callers, find_definition, ...); "
+                          "the note gives the offset of the next page", "answer", widget_max=200)
     # ---- read_region / resolve_symbol
-    max_chars: int = _rule(6000, "characters per response, cut at a whole line with a continuation "
-                           "note", "region")
     region_line_numbers: bool = _rule(False, "prefix every returned line with its number", "region")
     dedupe: bool = _rule(True, "a session answers repeats with 'already provided'", "region")
     # ---- list_files
@@ -61,7 +67,8 @@ class Rules:
     # ---- accounting
     tokenizer: Any = _rule("cl100k_base", "encoding name, tiktoken Encoding or callable", "accounting")
     context_window: int = _rule(128_000, "tokens a session may hold", "accounting")
-    compress_at: float = _rule(0.6, "share of the window at which a session warns", "accounting")
+    compress_at: float = _rule(0.6, "share of the window at which a session switches to its compact "
+                               "rules (and says so)", "accounting")
     model: str | None = _rule(None, "pricing model (none: the pricing file's default)", "accounting")
 
     def __post_init__(self):
@@ -73,6 +80,10 @@ class Rules:
                 raise ValueError(f"{name} must be a non-negative integer or None, not {v!r}")
         if not isinstance(self.max_chars, int) or self.max_chars < 200:
             raise ValueError(f"max_chars must be an integer >= 200, not {self.max_chars!r}")
+        if not isinstance(self.max_tokens, int) or self.max_tokens < 50:
+            raise ValueError(f"max_tokens must be an integer >= 50, not {self.max_tokens!r}")
+        if not isinstance(self.max_rows, int) or self.max_rows < 1:
+            raise ValueError(f"max_rows must be a positive integer, not {self.max_rows!r}")
 
     # -------------------------------------------------------------- comparing
     def replace(self, **changes) -> "Rules":
@@ -148,6 +159,6 @@ def coerce(raw: str, like: Any) -> Any:
 
 
 def rule_fields(group: str | None = None) -> list:
-    """The dataclass fields of `Rules` (of one `group`: outline, region, list_files, repo_map,
-    accounting), each with `.metadata["help"]`."""
+    """The dataclass fields of `Rules` (of one `group`: outline, answer, region, list_files,
+    repo_map, accounting), each with `.metadata["help"]`."""
     return [f for f in fields(Rules) if group is None or f.metadata["group"] == group]

@@ -11,7 +11,9 @@ A session keeps
   so a repeated `resolve_symbol` or `read_region` is answered "already provided" instead
   of resending it (rule `dedupe`);
 * the running token total against a context window (rules `context_window`,
-  `compress_at`: `over_threshold` says when older reads should be compressed);
+  `compress_at`): past `compress_at` of the window the session switches to its compact
+  rules (`compact`, by default `profile.default_compact(rules)`; a rule profile file can
+  set them) and the first answer under them says so; `compact=False` never switches;
 * the source version (sha256) each response was based on, so `read_region` can warn
   when a file changed after the agent last saw it.
 """
@@ -37,10 +39,17 @@ class Record:
 
 
 class Session:
-    def __init__(self, wb, rules: Rules | None = None, *, context_window: int | None = None):
+    def __init__(self, wb, rules: Rules | None = None, *, context_window: int | None = None,
+                 compact: Rules | bool | None = None, name: str | None = None):
+        from .profile import default_compact
         self.wb = wb
-        self.rules = rules or Rules()
+        self.name = name
+        self.base_rules = self.rules = rules or Rules()
         self.context_window = context_window or self.rules.context_window
+        if compact is None or compact is True:
+            compact = default_compact(self.base_rules)
+        self.compact_rules: Rules | None = compact or None
+        self.compact_since: int | None = None     # turn of the first answer under the compact rules
         self.records: list[Record] = []
         self._sent: dict[tuple, tuple[int, str]] = {}        # key -> (turn, sha256)
         self._regions: dict[str, list[tuple[int, int, int, str]]] = {}  # path -> [(start, end, turn, sha)]
@@ -50,7 +59,20 @@ class Session:
     def call(self, tool: str, **args):
         """Run a tool inside this session and record its response."""
         from .registry import call
-        return call(self.wb, tool, args, rules=self.rules, session=self)
+        return call(self.wb, tool, args, session=self)
+
+    def before_call(self) -> str | None:
+        """Switch to the compact rules once the session is past `compress_at` of its window;
+        the note the switching answer starts with, else None."""
+        if self.compact_since is not None or self.compact_rules is None or not self.over_threshold:
+            return None
+        self.compact_since = self.next_turn
+        changed = self.base_rules.diff(self.compact_rules)
+        what = ", ".join(f"{k} {_show(b)}" for k, (_, b) in changed.items()) or "no rule changes"
+        self.rules = self.compact_rules
+        return (f"note: this session holds {self.total_tokens:,} tokens, {self.used_share:.0%} of its "
+                f"{self.context_window:,}-token window (compact at {self.base_rules.compress_at:.0%}); "
+                f"answers from here on follow the compact rules: {what}")
 
     @property
     def next_turn(self) -> int:
@@ -114,6 +136,8 @@ class Session:
         return cost(self.total_tokens, model or self.rules.model, pricing=pricing)
 
     def reset(self) -> None:
+        self.rules = self.base_rules
+        self.compact_since = None
         self.records.clear()
         self._sent.clear()
         self._regions.clear()
@@ -127,9 +151,15 @@ class Session:
                  "repeat_of": r.repeat_of} for r in self.records]
 
     def summary(self) -> str:
-        state = "compress older reads" if self.over_threshold else "ok"
+        state = (f"compact rules since turn {self.compact_since}" if self.compact_since is not None
+                 else "past the compact point" if self.over_threshold else "ok")
         return (f"{len(self.records)} calls, {self.total_tokens:,} tokens of {self.context_window:,} "
                 f"({self.used_share:.1%}; {state})")
+
+    @property
+    def compact(self) -> bool:
+        """Answers now follow the compact rules."""
+        return self.compact_since is not None
 
     def _repr_html_(self) -> str:
         head = "<tr><th>turn</th><th>tool</th><th>args</th><th>tokens</th><th>cumulative</th><th></th></tr>"
@@ -142,3 +172,11 @@ class Session:
 
     def __repr__(self) -> str:
         return f"<Session {self.summary()}>"
+
+
+def _show(v) -> str:
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "on" if v else "off"
+    return f"{v:,}" if isinstance(v, int) else str(v)

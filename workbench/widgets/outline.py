@@ -62,6 +62,7 @@ class OutlineBrowser(W.VBox):
         self.badge.add_class("wb-badge")
         self.outline_view = W.HTML()
         self.region_view = W.HTML()
+        self.exporter = C.RulesExport({"": lambda: self.rules})
         self.response = None
         self.region = None
 
@@ -75,7 +76,7 @@ class OutlineBrowser(W.VBox):
                        W.HBox(list(self.flags.values())[4:]),
                        W.HBox(list(self.counts.values()))])
         left = W.VBox([self.search, self.file], layout=C.layout(flex="0 0 340px", width="340px"))
-        right = W.VBox([opts, self.badge, self.outline_view, self.symbol, self.region_view],
+        right = W.VBox([opts, self.exporter.box, self.badge, self.outline_view, self.symbol, self.region_view],
                        layout=C.layout(flex="1 1 0%", min_width="0", width="auto"))
         super().__init__([W.HBox([left, right])], **kw)
         self.add_class("wb-outline-browser")
@@ -93,6 +94,11 @@ class OutlineBrowser(W.VBox):
     @property
     def path(self) -> str | None:
         return self.file.value
+
+    def export_rules(self, path: str | None = None) -> str:
+        """Write the rules the controls describe to a rule profile file (the "export rules"
+        button); `workbench outline DB PATH --rules FILE` then prints this outline."""
+        return self.exporter.export(path=path)
 
     @property
     def text(self) -> str:

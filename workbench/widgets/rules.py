@@ -11,7 +11,6 @@ receives) and `Response.cost` (the pricing table).
 """
 from __future__ import annotations
 
-import difflib
 import html
 import json
 
@@ -20,6 +19,8 @@ import ipywidgets as W
 from ..views import Rules
 from ..views.pricing import default_pricing
 from ..views import TOOLS, compare
+from ..views.compare import diff_html as diff_block
+from ..views.compare import diff_lines
 from ..views.registry import parse_tool_args
 from . import _common as C
 
@@ -47,16 +48,9 @@ def parse_args(text: str) -> dict:
 
 
 def diff_html(a: str, b: str, name_a: str = "left", name_b: str = "right") -> str:
-    lines = list(difflib.unified_diff(a.splitlines(), b.splitlines(), name_a, name_b, lineterm="", n=1))
-    if not lines:
-        return C.CSS + "<div class='wb-pre wb-diff'><pre class='wb-diff-text'>(identical texts)</pre></div>"
-    out = []
-    for ln in lines:
-        cls = ("add" if ln.startswith("+") and not ln.startswith("+++") else
-               "del" if ln.startswith("-") and not ln.startswith("---") else
-               "hunk" if ln.startswith("@@") else "")
-        out.append(f"<span class='{cls}'>{html.escape(ln)}</span>")
-    return C.CSS + "<div class='wb-pre wb-diff'><pre class='wb-diff-text'>" + "\n".join(out) + "</pre></div>"
+    """The line diff of two texts (`views.compare.diff_html`) in the widgets' frame."""
+    return C.CSS + "<div class='wb-pre wb-diff'>" + diff_block(
+        diff_lines(a, b, name_a, name_b)) + "</div>"
 
 
 class RuleComparison(W.VBox):
@@ -86,6 +80,8 @@ class RuleComparison(W.VBox):
         self.diff_view = W.HTML()
         self.error = W.HTML()
         self.comparison = None
+        self.exporter = C.RulesExport({"A": lambda: parse_rules(self.left_rules.value),
+                                       "B": lambda: parse_rules(self.right_rules.value)})
         for w in (self.tool, self.args, self.left_rules, self.right_rules, self.model):
             w.observe(lambda _c: self.refresh(), "value")
         col = lambda title, rules, view: W.VBox(  # noqa: E731
@@ -94,9 +90,14 @@ class RuleComparison(W.VBox):
         super().__init__([
             W.HBox([self.tool, self.model]), self.args,
             W.HBox([col("A", self.left_rules, self.left_view), col("B", self.right_rules, self.right_view)]),
-            self.summary, W.HTML("<b>diff A → B</b>"), self.diff_view, self.error], **kw)
+            self.summary, self.exporter.box, W.HTML("<b>diff A → B</b>"), self.diff_view, self.error], **kw)
         self.add_class("wb-rule-comparison")
         self.refresh()
+
+    def export_rules(self, side: str = "B", path: str | None = None) -> str:
+        """Write rule set A or B to a rule profile file (the "export rules" buttons);
+        `workbench tool DB TOOL ... --rules FILE` then prints that side's text."""
+        return self.exporter.export(side, path)
 
     def refresh(self):
         try:

@@ -175,26 +175,15 @@ class SessionPreview(W.VBox):
         C.show_in(self.chart, self.figure)
 
     def _figure(self):
-        import plotly.graph_objects as go
+        from .. import plots
         s, u = self.session, self.uncached
-        window, at = s.context_window, s.rules.compress_at
-        x = [0] + [r.turn for r in s.records]
-        fig = go.Figure()
-        fig.add_trace(go.Scatter(x=x, y=[0] + [r.cumulative for r in u.records], mode="lines+markers",
-                                 name="without session cache", line=dict(dash="dot", color="#d62728")))
-        fig.add_trace(go.Scatter(
-            x=x, y=[0] + [r.cumulative for r in s.records], mode="lines+markers", name="with session",
-            line=dict(color="#1f77b4"),
-            text=[""] + [f"{r.tool}: {r.tokens:,} tokens" + (f" (repeat of {r.repeat_of})" if r.repeat_of else "")
-                         for r in s.records], hovertemplate="call %{x}: %{y:,} tokens<br>%{text}<extra></extra>"))
-        fig.add_hline(y=window, line_color="black", annotation_text=f"context window {window:,}")
-        fig.add_hline(y=window * at, line_dash="dash", line_color="orange",
-                      annotation_text=f"compress at {at:.0%}")
-        top = max(window * 1.05, (u.total_tokens or 0) * 1.05)
-        fig.update_layout(title="Cumulative tokens in the context", xaxis_title="tool call",
-                          yaxis_title="tokens", yaxis_range=[0, top], height=380,
-                          margin=dict(t=50, l=60, r=20, b=40), legend=dict(orientation="h", y=-0.2))
-        return fig
+        hover = [f"{r.tool}: {r.tokens:,} tokens" + (f" (repeat of {r.repeat_of})" if r.repeat_of else "")
+                 for r in s.records]
+        return plots.cumulative_tokens(
+            {"without session cache": u, "with session": s}, s.context_window, s.rules.compress_at,
+            styles={"without session cache": dict(line=dict(dash="dot", color="#d62728")),
+                    "with session": dict(line=dict(color="#1f77b4"))},
+            hover={"with session": [""] + hover})
 
     def show_response(self, turn):
         if not turn:
