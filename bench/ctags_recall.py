@@ -23,7 +23,8 @@ Kinds not counted, and why (everything else ctags emits by default is counted):
     object, an assignment `x = ..` it takes for a constant, a `const` in an arrow function
     passed to a call), so a JavaScript/TypeScript variable or constant on a line inside a
     function body is a local; the bench finds the bodies with a tree-sitter query of its
-    own, not from the index's symbols.
+    own, not from the index's symbols. A loop variable (`for (const x of xs)`) is local to
+    its loop, also at the top level of a module.
   * JavaScript object literals: ctags calls a non-function property value `property` and an
     object literal (`x = { a: {..} }`) a `class` and a shorthand member (`{ CLIEngine }`) a
     `field` (a `field` counts only in an ES class, and not on a line inside a method body,
@@ -34,6 +35,20 @@ Kinds not counted, and why (everything else ctags emits by default is counted):
     (`const`/`let`/`var NAME`, or `NAME` starting the line or after a comma): ctags' TypeScript
     parser names a constant after the object of a call behind a `/*@__PURE__*/` comment, or
     after a member of an object literal (`Minute: -1,`).
+  * Kotlin: `val`/`var` in a function (locals, loop and destructuring variables; ctags'
+    scope or a line inside a function, accessor or lambda body as found by the bench's
+    query, as for JavaScript), and `method` tags on a line without `fun`:
+    ctags makes each lambda parameter (`{ (key, value) -> .. }`) a `method` of a `<lambda>`
+    scope, and some loop variables (`for (i in xs)`) and `when (val x = ..)` subjects too.
+  * Lua: a `function` tag on a line without the word `function`: ctags' Lua parser takes an
+    assignment from a call of a name starting with `function` (`fun = function_arg(1, fun)`)
+    for a definition.
+  * Ruby: a `constant` tag on a line that does not assign it: ctags' Ruby parser takes
+    uses of a constant as a hash key or in a comparison (`CONTENT_LENGTH => '0'`,
+    `CHUNKED == x`) for definitions.
+  * C#: a `field` tag whose name is used on its line only inside parentheses: ctags' C#
+    parser takes the parameters of a member (mostly expression-bodied ones,
+    `static int Get(Ref ob) => ..`) for fields.
   * JavaScript `A.prototype.f = g;`: ctags calls every assignment to a prototype member a
     method; one whose value is a name rebinds an existing function and defines none.
   * C/C++ include guards (the `#define` of the name a header's first `#ifndef` tests: no
@@ -218,15 +233,19 @@ def _guard(root: str, path: str) -> str | None:
     return (m.group(1) or m.group(2)).decode() if m else None
 
 
-# function bodies of JavaScript/TypeScript, found by a tree-sitter query of the bench's own
-# (independent of the index's symbols): arrow functions passed to calls included
-_BODY_QUERY = """[(function_declaration body: (_) @b) (function_expression body: (_) @b)
+# function bodies, found by a tree-sitter query of the bench's own (independent of the
+# index's symbols): JavaScript/TypeScript arrow functions passed to calls included; Kotlin
+# function, accessor, initializer and lambda bodies
+_ECMA_BODIES = """[(function_declaration body: (_) @b) (function_expression body: (_) @b)
  (arrow_function body: (statement_block) @b) (method_definition body: (_) @b)
  (generator_function_declaration body: (_) @b) (generator_function body: (_) @b)]"""
+_BODY_QUERY = {"javascript": _ECMA_BODIES, "typescript": _ECMA_BODIES, "tsx": _ECMA_BODIES,
+               "kotlin": """[(function_body) (getter) (setter) (anonymous_initializer)
+                             (lambda_literal)] @b"""}
 
 
 class _FunctionBodies:
-    """(first line, last line) of every function body of a JavaScript/TypeScript file."""
+    """(first line, last line) of every function body of a file (languages of `_BODY_QUERY`)."""
 
     def __init__(self, root: str, paths: dict):
         self.root, self.paths, self.cache = root, paths, {}
@@ -238,7 +257,7 @@ class _FunctionBodies:
 
     def _bodies(self, path: str) -> list:
         lang = self.paths.get(path)
-        if lang not in ("javascript", "typescript", "tsx"):
+        if lang not in _BODY_QUERY:
             return []
         from tree_sitter import Parser, Query, QueryCursor
 
@@ -246,7 +265,7 @@ class _FunctionBodies:
         g = grammar(lang)
         key = ("q", lang)
         if key not in self.cache:
-            self.cache[key] = (Parser(g), Query(g, _BODY_QUERY))
+            self.cache[key] = (Parser(g), Query(g, _BODY_QUERY[lang]))
         parser, query = self.cache[key]
         tree = parser.parse(Path(self.root, path).read_bytes())
         return [(n.start_point[0] + 1, n.end_point[0] + 1)
@@ -256,6 +275,23 @@ class _FunctionBodies:
 def _is_object_literal(t: dict) -> bool:
     """A ctags JavaScript `class` that is an object literal, not a `class Name`."""
     return not re.search(r"\bclass\s+" + re.escape(t["name"]) + r"\b", t.get("pattern", ""))
+
+
+def _only_in_parentheses(name: str, pattern: str) -> bool:
+    """Whether every use of `name` on the tag's line is inside parentheses (a parameter:
+    `static int Get(Ref ob) => ..`), so the line declares no field of that name."""
+    depth, found = 0, False
+    for m in re.finditer(r"[()]|\b" + re.escape(name) + r"\b", pattern):
+        tok = m.group(0)
+        if tok == "(":
+            depth += 1
+        elif tok == ")":
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            return False
+        else:
+            found = True
+    return found
 
 
 def _excluded(t: dict, kind: str, root: str, ctx: dict) -> str | None:
@@ -272,6 +308,18 @@ def _excluded(t: dict, kind: str, root: str, ctx: dict) -> str | None:
             return "include guard"
         if t.get("scopeKind") in ("function", "method"):
             return "local"
+    if clang == "Kotlin" and kind in ("constant", "variable") and (t.get("scopeKind") == "method" or any(
+            b < t.get("line", 0) <= e for b, e in ctx["bodies"].get(t["path"], ()))):
+        return "local"
+    if clang == "Kotlin" and kind == "method" and not re.search(r"\bfun\b", t.get("pattern", "")):
+        return "Kotlin lambda or loop parameter"
+    if clang == "Lua" and not re.search(r"\bfunction\b(?!_)", t.get("pattern", "")):
+        return "not declared on its line"
+    if clang == "Ruby" and kind == "constant" and not re.search(
+            r"\b" + re.escape(name) + r"\s*(?:\|\||&&)?=(?![=>~])", t.get("pattern", "")):
+        return "not declared on its line"
+    if clang == "C#" and kind == "field" and _only_in_parentheses(name, t.get("pattern", "")):
+        return "C# parameter ctags took for a field"
     if clang in ("JavaScript", "TypeScript"):
         if name.startswith("AnonymousFunction"):
             return "anonymous"
@@ -287,6 +335,9 @@ def _excluded(t: dict, kind: str, root: str, ctx: dict) -> str | None:
         if clang == "TypeScript" and kind == "alias" and not re.search(
                 r"\btype\s+" + re.escape(name) + r"\b\s*[<=]", t.get("pattern", "")):
             return "import"
+        if kind in ("variable", "constant") and re.search(
+                r"\bfor\s*(?:await\s*)?\(\s*(?:const|let|var)\s+" + re.escape(name) + r"\b", t.get("pattern", "")):
+            return "local"
         if kind in ("variable", "constant") and _REQUIRE.search(t.get("pattern", "")):
             return "require() import"
         if kind in ("variable", "constant") and not re.search(
@@ -298,7 +349,8 @@ def _excluded(t: dict, kind: str, root: str, ctx: dict) -> str | None:
 def _norm(name: str) -> str:
     name = "".join(name.split())
     for sep in ("::", "."):
-        if sep in name and not name.startswith("operator"):
+        # a C++ operator keeps its `::` (`operator std::string`); Lua's `operator.mul` does not
+        if sep in name and not (name.startswith("operator") and not name.startswith("operator.")):
             name = name.rsplit(sep, 1)[-1]
     return name
 

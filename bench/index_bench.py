@@ -1,33 +1,75 @@
 """Benchmark: index the Python standard library cold, against raw tree-sitter parsing.
 
-Prints files, lines, symbols, edges, the index wall time, the raw parse time of the same
-files measured in the same run (one process, parse only), their ratio, peak memory,
-database size, and the time to re-index after changing one file.
+Each run measures, with the baseline (a raw single-process tree-sitter parse of the same
+files) in the same run:
 
-    .venv/bin/python bench/index_bench.py [--root DIR] [--jobs N]
+* the cold index without and with cross-file resolution (the default), as ratios to the
+  raw parse (targets: <= 3x without, <= 2x with);
+* peak memory of that default index: the largest resident set of the main process and of
+  any one worker (target <= 600 MB);
+* re-indexing after changing one file, with resolution, in process (target < 0.25 s) and
+  through the CLI, interpreter start included (target < 1.0 s);
+* a small sample repository (pyshop) indexed cold through the CLI (target < 1.0 s).
+
+Every index runs in a fresh process, so runs do not share caches or peak-memory counters.
+
+    .venv/bin/python bench/index_bench.py [--root DIR] [--jobs N] [--runs 3] [--code DIR]
+
+`--code DIR` measures the workbench package found in DIR instead of this checkout (an
+older commit unpacked with `git archive`, to compare in the same run).
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
-import resource
 import shutil
+import subprocess
 import sys
 import sysconfig
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+REPO = Path(__file__).resolve().parent.parent
 
-from workbench.indexer import index  # noqa: E402
-from workbench.languages import detect, grammar, refine  # noqa: E402
-from workbench.scan import scan  # noqa: E402
+# run in a child process: index ROOT into DB, report wall time, phases and peak memory;
+# then optionally append to one file and re-index in the same process
+_PRELUDE = r"""
+import os, sys
+code = os.environ["WB_BENCH_CODE"]
+# measure the package in `code`, not an editable install of this checkout
+sys.meta_path[:] = [f for f in sys.meta_path if not getattr(f, "__module__", "").startswith("__editable__")]
+sys.path.insert(0, code)
+"""
+_CHILD = _PRELUDE + r"""
+import json, resource, time
+from workbench.indexer import index
+root, db, resolve, touch = sys.argv[1], sys.argv[2], sys.argv[3] == "1", sys.argv[4]
+jobs = int(sys.argv[5]) if sys.argv[5] != "0" else None
+t0 = time.perf_counter()
+r = index(root, db, jobs=jobs, progress=False, resolve=resolve)
+out = {"wall": time.perf_counter() - t0, "phases": r.timings,
+       "peak_self": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+       "peak_children": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}
+if touch:
+    with open(os.path.join(root, touch), "a", encoding="utf-8") as fh:
+        fh.write("\n\ndef _bench_added_in_process(x):\n    return x + 1\n")
+    t0 = time.perf_counter()
+    r = index(root, db, jobs=jobs, progress=False, resolve=resolve)
+    out["reindex"] = time.perf_counter() - t0
+    out["reindex_phases"] = r.timings
+    out["reindex_changed"] = r.changed
+print(json.dumps(out))
+"""
 
 
 def raw_parse_seconds(root: str) -> tuple[float, int]:
     """Parse every file the index would parse, in this process, and nothing else."""
     from tree_sitter import Parser
+
+    from workbench.languages import detect, grammar, refine
+    from workbench.scan import scan
     parsers: dict[str, Parser] = {}
     blobs = []
     for e in scan(root).entries:
@@ -48,75 +90,92 @@ def raw_parse_seconds(root: str) -> tuple[float, int]:
     return time.perf_counter() - t0, len(blobs)
 
 
-def peak_rss_mib() -> float:
-    self_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    kids_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return max(self_kb, kids_kb) / 1024
+def _env(code: str) -> dict:
+    return {**os.environ, "WB_BENCH_CODE": code}
+
+
+def child_index(code: str, root: str, db: str, resolve: bool, touch: str = "",
+                jobs: int | None = None) -> dict:
+    out = subprocess.run([sys.executable, "-c", _CHILD, root, db, "1" if resolve else "0", touch,
+                          str(jobs or 0)], env=_env(code), capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def cli_seconds(code: str, args: list[str]) -> float:
+    """Wall time of `workbench ARGS` in a new interpreter (its start included)."""
+    cmd = [sys.executable, "-c", _PRELUDE + "from workbench.cli import main; sys.exit(main())", *args]
+    t0 = time.perf_counter()
+    subprocess.run(cmd, env=_env(code), check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - t0
+
+
+def one_run(args, corpus: str, tmp: str, k: int) -> None:
+    code = args.code
+    raw, nparsed = raw_parse_seconds(corpus)
+
+    def phases(t: dict) -> str:
+        return ", ".join(f"{name} {v:.2f}s" for name, v in t.items())
+
+    fast = child_index(code, corpus, os.path.join(tmp, f"fast{k}.duckdb"), resolve=False, jobs=args.jobs)
+    db = os.path.join(tmp, f"full{k}.duckdb")
+    full = child_index(code, corpus, db, resolve=True, touch="json/decoder.py", jobs=args.jobs)
+    peak = max(full["peak_self"], full["peak_children"])
+    with open(os.path.join(corpus, "json", "encoder.py"), "a", encoding="utf-8") as fh:
+        fh.write("\n\ndef _bench_added_cli(x):\n    return x + 1\n")
+    cli_reindex = cli_seconds(code, ["index", corpus, "--db", db, "-q"])
+    shop = os.path.join(tmp, f"pyshop{k}")
+    shutil.copytree(REPO / "sample_repos" / "pyshop", shop)
+    cli_shop = cli_seconds(code, ["index", shop, "--db", os.path.join(tmp, f"pyshop{k}.duckdb"), "-q"])
+
+    import duckdb
+    con = duckdb.connect(db, read_only=True)
+    files, lines = con.execute("SELECT count(*), coalesce(sum(line_count), 0) FROM files").fetchall()[0]
+    symbols = con.execute("SELECT count(*) FROM symbols WHERE kind <> 'module'").fetchall()[0][0]
+    edges = con.execute("SELECT count(*) FROM edges").fetchall()[0][0]
+    con.close()
+    size = os.path.getsize(db)
+    jobs = args.jobs or os.cpu_count()
+    load = os.getloadavg()
+    print(f"## run {k}  (load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f})")
+    print(f"files: {files} ({nparsed} parsed)  lines: {lines}  symbols: {symbols}  edges: {edges}")
+    print(f"raw tree-sitter parse, same files, 1 process: {raw:.2f} s")
+    print(f"index without cross-file resolution (jobs={jobs}): {fast['wall']:.2f} s "
+          f"= {fast['wall'] / raw:.2f}x raw parse  (target <= 3x)  [{phases(fast['phases'])}]")
+    print(f"index with cross-file resolution (default, jobs={jobs}): {full['wall']:.2f} s "
+          f"= {full['wall'] / raw:.2f}x raw parse  (target <= 2x)  [{phases(full['phases'])}]")
+    print(f"peak RSS of the default index (largest of main process and one worker): {peak:.0f} MiB "
+          f"(main {full['peak_self']:.0f}, worker {full['peak_children']:.0f}; target <= 600 MB)")
+    print(f"database size: {size / 2**20:.1f} MiB")
+    print(f"re-index after changing one file, with resolution, in process: {full['reindex']:.3f} s "
+          f"(target < 0.25 s) [{full['reindex_changed']} changed; {phases(full['reindex_phases'])}]")
+    print(f"re-index after changing one file, with resolution, through the CLI: {cli_reindex:.3f} s "
+          f"(target < 1.0 s, interpreter start included)")
+    print(f"pyshop (16 files) indexed cold through the CLI: {cli_shop:.3f} s (target < 1.0 s)")
+    sys.stdout.flush()
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--root", default=sysconfig.get_paths()["stdlib"])
     ap.add_argument("--jobs", type=int, default=None)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--code", default=str(REPO), help="directory holding the workbench package to measure")
     args = ap.parse_args()
-    tmp = tempfile.mkdtemp(prefix="wb-bench-")
-    try:
-        # Copy the corpus so the one-file change does not touch the real stdlib.
-        corpus = os.path.join(tmp, "corpus")
-        shutil.copytree(args.root, corpus, symlinks=True,
-                        ignore=shutil.ignore_patterns("site-packages", "__pycache__"))
-        db = os.path.join(tmp, "bench.duckdb")
-
-        raw, nparsed = raw_parse_seconds(corpus)
-
-        def phases(r) -> str:
-            return ", ".join(f"{k} {v:.2f}s" for k, v in r.timings.items())
-
-        db_fast = os.path.join(tmp, "fast.duckdb")
-        t0 = time.perf_counter()
-        fast = index(corpus, db_fast, jobs=args.jobs, progress=False, resolve=False)
-        wall_fast = time.perf_counter() - t0
-
-        t0 = time.perf_counter()
-        report = index(corpus, db, jobs=args.jobs, progress=False)
-        wall = time.perf_counter() - t0
-        peak = peak_rss_mib()
-
-        import duckdb
-        con = duckdb.connect(db, read_only=True)
-        files, lines = con.execute(
-            "SELECT count(*), coalesce(sum(line_count), 0) FROM files").fetchall()[0]
-        symbols = con.execute("SELECT count(*) FROM symbols WHERE kind <> 'module'").fetchall()[0][0]
-        edges = con.execute("SELECT count(*) FROM edges").fetchall()[0][0]
-        con.close()
-        size = os.path.getsize(db) + (os.path.getsize(db + ".wal") if os.path.exists(db + ".wal") else 0)
-
-        target = os.path.join(corpus, "json", "decoder.py")
-        with open(target, "a", encoding="utf-8") as fh:
-            fh.write("\n\ndef _bench_added(x):\n    return x + 1\n")
-        t1 = time.perf_counter()
-        re_report = index(corpus, db, jobs=args.jobs, progress=False)
-        reindex = time.perf_counter() - t1
-        t1 = time.perf_counter()
-        re_fast = index(corpus, db_fast, jobs=args.jobs, progress=False, resolve=False)
-        reindex_fast = time.perf_counter() - t1
-
-        jobs = args.jobs or os.cpu_count()
-        print(f"corpus: {args.root}")
-        print(f"files: {files} ({nparsed} parsed)  lines: {lines}  symbols: {symbols}  edges: {edges}")
-        print(f"raw tree-sitter parse, same files, 1 process: {raw:.2f} s")
-        print(f"index without cross-file resolution (jobs={jobs}): {wall_fast:.2f} s "
-              f"= {wall_fast / raw:.2f}x raw parse  (target <= 3x)  [{phases(fast)}]")
-        print(f"index with cross-file resolution (default, jobs={jobs}): {wall:.2f} s "
-              f"= {wall / raw:.2f}x raw parse  [{phases(report)}]")
-        print(f"peak RSS (max of main process and one worker): {peak:.0f} MiB")
-        print(f"database size: {size / 2**20:.1f} MiB")
-        print(f"re-index after changing one file, without resolution: {reindex_fast:.3f} s "
-              f"(target < 0.5 s) [{re_fast.changed} changed, {re_fast.unchanged} unchanged; {phases(re_fast)}]")
-        print(f"re-index after changing one file, with resolution: {reindex:.3f} s "
-              f"[{re_report.changed} changed; {phases(re_report)}]")
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    args.code = os.path.abspath(args.code)
+    sys.meta_path[:] = [f for f in sys.meta_path if not getattr(f, "__module__", "").startswith("__editable__")]
+    sys.path.insert(0, args.code)
+    print(f"corpus: {args.root}; code: {args.code}; Python {sys.version.split()[0]}; "
+          f"{os.cpu_count()} cores")
+    for k in range(1, args.runs + 1):
+        tmp = tempfile.mkdtemp(prefix="wb-bench-")
+        try:
+            # a copy, so the one-file changes do not touch the real corpus
+            corpus = os.path.join(tmp, "corpus")
+            shutil.copytree(args.root, corpus, symlinks=True,
+                            ignore=shutil.ignore_patterns("site-packages", "__pycache__"))
+            one_run(args, corpus, tmp, k)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -38,13 +38,14 @@ def messy_repo(tmp_path):
 
 
 def test_bad_input_gets_a_status_and_never_crashes(messy_repo, tmp_path, monkeypatch):
-    real_open = open
+    import workbench.indexer as indexer
+    real_read = indexer.read_beneath
 
-    def fake_open(path, mode="r", *a, **kw):       # root can read anything: simulate EACCES
-        if str(path).endswith("secret.py") and "b" in mode:
+    def fake_read(root, rel, limit=None):           # root can read anything: simulate EACCES
+        if rel.endswith("secret.py"):
             raise PermissionError(13, "Permission denied")
-        return real_open(path, mode, *a, **kw)
-    monkeypatch.setattr("builtins.open", fake_open)
+        return real_read(root, rel, limit)
+    monkeypatch.setattr(indexer, "read_beneath", fake_read)
     db = str(tmp_path / "m.duckdb")
     report = index(messy_repo, db, jobs=1, max_bytes=1_000_000, progress=False)
     files = _files(db)

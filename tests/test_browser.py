@@ -15,6 +15,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -115,10 +116,10 @@ def _accept_kernel_dialog(page) -> bool:
 
 
 def _kernel_idle(lab: str, name: str) -> bool:
-    try:
+    try:                                        # a busy server may not answer in time: ask again
         with urllib.request.urlopen(f"{lab}/api/sessions", timeout=15) as r:
             sessions = json.load(r)
-    except OSError:                 # a busy server (a loaded machine): ask again
+    except OSError:                             # timeouts and URLError are OSErrors
         return False
     return any(s.get("path", "").endswith(f"{name}.ipynb") and s.get("kernel")
                and s["kernel"].get("execution_state") == "idle" for s in sessions)

@@ -17,7 +17,7 @@ from workbench.callgraph import callgraph
 
 CASES = Path(__file__).parent / "callgraph_cases"
 # Floors reached by this implementation; raise them when it improves, never lower silently.
-FLOORS = {"python": (0.99, 0.98), "js": (0.97, 0.97)}
+FLOORS = {"python": (0.99, 0.99), "js": (0.97, 0.97)}
 
 
 def _entry(case: Path) -> Path:

@@ -42,12 +42,16 @@ def _mentioned(word: str, text: str = ALL) -> bool:
 
 def test_every_cli_command_and_option_is_documented():
     missing = []
-    for name, sub in _commands().items():
+    todo = [(name, sub) for name, sub in _commands().items()]
+    while todo:                             # commands with subcommands (`workbench corpus index`) too
+        name, sub = todo.pop()
         if f"workbench {name}" not in ALL:
             missing.append(f"workbench {name}")
         for action in sub._actions:
             missing += [f"workbench {name} {o}" for o in action.option_strings
                         if o not in ("-h", "--help") and not _mentioned(o)]
+            if action.__class__.__name__ == "_SubParsersAction":
+                todo += [(f"{name} {n}", p) for n, p in action.choices.items()]
     assert missing == []
 
 

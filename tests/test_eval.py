@@ -107,7 +107,7 @@ def test_tasks_that_cannot_be_reached_are_not_applicable(shop):
 
 def test_results_are_stored_and_summarised(shop, tmp_path):
     db = str(tmp_path / "copy.duckdb")
-    with workbench.index(SAMPLES / "pyshop", db=db, progress=False, jobs=1) as wb:
+    with workbench.index(SAMPLES / "pyshop", db=db, progress=False, jobs=1, read_only=False) as wb:
         rows, _ = tasks.from_symbols(wb.con, ["shop.orders.place_order", "shop.orders.Order.add_item"])
         res = ev.evaluate(wb, rows, ["whole_file", "resolve"], {"default": Rules()}, run_id=ev.next_run_id(wb.con))
         ev.store_results(wb.con, res)
@@ -165,3 +165,11 @@ def test_outline_symbol_asks_for_the_definition_itself_when_the_outline_hides_it
     assert {r["task_id"] for r in methods} <= set(expanded)
     for r in methods:
         assert expanded[r["task_id"]]["symbol"] == ".".join(r["qualname"].split(".")[2:])
+
+
+def test_storing_into_a_read_only_workbench_says_how_to_open_it(shop, shop_tasks):
+    with pytest.raises(PermissionError, match="read-only.*read_only=False"):
+        tasks.save(shop.con, shop_tasks[:1], "x")
+    res = ev.evaluate(shop, shop_tasks[:1], ["whole_file"])
+    with pytest.raises(PermissionError, match="read-only"):
+        ev.store_results(shop.con, res)

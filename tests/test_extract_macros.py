@@ -255,3 +255,59 @@ struct View {
     assert rows == [("method", "view.View.operator bool", 2, False),
                     ("method", "view.View.operator std.string_view", 3, True),
                     ("method", "view.View.operator Matcher<T>", 4, False)]
+
+
+def test_cpp_conditional_inside_a_class_head_or_an_initializer_list():
+    # a base clause only some compilers get, between `class Name` and its `{`, and the
+    # same guard in the constructor's member initializers
+    ex = snippet("store.h", """\
+namespace kv {
+template <typename Ctx, typename... Args>
+class arg_pack
+#if LEGACY_COMPILER && LEGACY_COMPILER < 500
+    // older compilers need the base
+    : public arg_view<Ctx>
+#endif
+{
+ private:
+  static const int size = sizeof...(Args);
+  using slot_type = int;
+  slot_type slots_[size];
+
+ public:
+  template <typename... T>
+  arg_pack(T&&... args)
+      :
+#if LEGACY_COMPILER && LEGACY_COMPILER < 500
+        arg_view<Ctx>(*this),
+#endif
+        slots_{args...} {}
+};
+
+class picker
+#ifdef USE_FAST
+    : public fast_base
+#else
+    : public slow_base
+#endif
+{
+  int pick_;
+};
+
+#if HAVE_WIDE
+int wide_len(const wchar_t* s);
+#else
+int narrow_len(const char* s);
+#endif
+}
+""", "cpp")
+    rows = {(s["kind"], s["qualname"], s["start_line"]) for s in ex.symbols}
+    assert {("class", "store.kv.arg_pack", 2), ("field", "store.kv.arg_pack.size", 10),
+            ("type", "store.kv.arg_pack.slot_type", 11), ("field", "store.kv.arg_pack.slots_", 12),
+            ("method", "store.kv.arg_pack.arg_pack", 15), ("class", "store.kv.picker", 24),
+            ("field", "store.kv.picker.pick_", 31)} <= rows
+    # a conditional between whole declarations keeps both branches
+    assert {("function", "store.kv.wide_len", 35), ("function", "store.kv.narrow_len", 37)} <= rows
+    # the first branch's base class is kept; lines and text are the original file's
+    assert ex.rows.status == "ok"
+    assert ex.find("store.kv.picker")["signature"].startswith("class picker")

@@ -236,3 +236,40 @@ export declare namespace util {
                     ("constant", "helpers.util.util.arrayToEnum", True),
                     ("constant", "helpers.util.util.find", True),
                     ("function", "helpers.util.util.assertIs", True)]
+
+
+def test_constants_with_values_in_a_namespace():
+    # a typed constant whose value picks one of two arrow functions is a constant; an arrow
+    # function value is a function; locals of a function stay out
+    ex = snippet("helpers/util.ts", """\
+export namespace util {
+  export const keys: ObjectConstructor["keys"] =
+    typeof Object.keys === "function" ? (o: any) => Object.keys(o) : (o: any) => [];
+  const limit = 10;
+  export const inc = (x: number) => x + 1;
+  export function first<T>(xs: T[]): T {
+    const head = xs[0];
+    return head;
+  }
+}
+""", "typescript")
+    rows = [(s["kind"], s["qualname"], s["start_line"], s["end_line"]) for s in ex.symbols[1:]]
+    assert rows == [("namespace", "helpers.util.util", 1, 10),
+                    ("constant", "helpers.util.util.keys", 2, 3),
+                    ("constant", "helpers.util.util.limit", 4, 4),
+                    ("function", "helpers.util.util.inc", 5, 5),
+                    ("function", "helpers.util.util.first", 6, 9)]
+
+
+def test_construct_signature_is_the_method_new():
+    ex = snippet("core/ctor.ts", """\
+export interface Builder<T> {
+  new (def: Definition): T;
+  init(inst: T, def: Definition): void;
+  (raw: string): T;
+}
+""", "typescript")
+    rows = [(s["kind"], s["qualname"], s["start_line"], s["is_declaration"]) for s in ex.symbols[1:]]
+    assert rows == [("interface", "core.ctor.Builder", 1, False),
+                    ("method", "core.ctor.Builder.new", 2, True),
+                    ("method", "core.ctor.Builder.init", 3, True)]

@@ -81,7 +81,7 @@ def test_a_kernels_private_database_is_removed_when_it_exits(tmp_path, cache):
         workbench.index({str(repo)!r}, progress=False, jobs=1).close()
         con = duckdb.connect(workbench.locations.default_db({str(repo)!r}))   # holds the write lock
         print("holding", flush=True)
-        time.sleep(120)
+        time.sleep(600)                                                     # killed below
         """)], env=env, stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "holding"
@@ -112,7 +112,7 @@ def test_a_kernels_private_database_is_removed_when_it_exits(tmp_path, cache):
         holder.wait()
 
 
-OPEN_KW = "**{}"            # open_repo's own defaults
+OPEN_KW = "wait=5"          # a writer that does not let go within 5 s: a private database
 
 
 def _checkout(dest: Path) -> Path:

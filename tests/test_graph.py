@@ -295,7 +295,8 @@ def _no_stale_targets(wb):
 def shop_copy(tmp_path):
     root = tmp_path / "pyshop"
     shutil.copytree(SAMPLES / "pyshop", root)
-    wb = workbench.index(root, db=str(tmp_path / "copy.duckdb"), progress=False)
+    wb = workbench.index(root, db=str(tmp_path / "copy.duckdb"), progress=False,
+                         read_only=False)        # the tests re-resolve through wb.con
     yield root, wb
     wb.close()
 

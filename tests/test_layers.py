@@ -11,15 +11,15 @@ PACKAGE = Path(__file__).resolve().parent.parent / "workbench"
 # (a package's prefix covers its submodules). A module may import its own layer or lower.
 LAYERS = [
     ("data", ["workbench.languages", "workbench.schema", "workbench.gcpause", "workbench.versions",
-              "workbench.locations"]),
+              "workbench.locations", "workbench.safeio"]),
     ("vocabulary and parsing", ["workbench.vocab", "workbench.exprs", "workbench.scan",
                                 "workbench.extract"]),
-    ("store", ["workbench.store", "workbench.calllog"]),
+    ("store", ["workbench.store", "workbench.snapshot", "workbench.calllog"]),
     ("resolution", ["workbench.resolve", "workbench.stats"]),
     ("index and queries", ["workbench.indexer", "workbench.callgraph", "workbench.graph"]),
     ("views", ["workbench.views"]),
     ("tasks and evaluation", ["workbench.tasks", "workbench.eval"]),
-    ("api", ["workbench.api"]),
+    ("api", ["workbench.api", "workbench.corpus"]),
     ("faces", ["workbench.widgets", "workbench.plots", "workbench.chainview", "workbench.cli",
                "workbench.notebooks", "workbench.server", "workbench"]),
 ]
@@ -78,34 +78,10 @@ def check(root: Path, layers=LAYERS) -> tuple[list[str], list[list[str]]]:
     upward = sorted(f"{a} ({layers[layer_of(a, layers)][0]}) -> {b} ({layers[layer_of(b, layers)][0]})"
                     for a, deps in graph.items() for b in deps
                     if layer_of(b, layers) > layer_of(a, layers))
-    # Tarjan's strongly connected components: every component of more than one module is a cycle
-    index, low, stack, on, cycles, counter = {}, {}, [], set(), [], [0]
-
-    def visit(v):
-        index[v] = low[v] = counter[0]
-        counter[0] += 1
-        stack.append(v)
-        on.add(v)
-        for w in sorted(graph[v]):
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            comp = []
-            while True:
-                w = stack.pop()
-                on.discard(w)
-                comp.append(w)
-                if w == v:
-                    break
-            if len(comp) > 1:
-                cycles.append(sorted(comp))
-
-    for v in sorted(graph):
-        if v not in index:
-            visit(v)
+    # every strongly connected component of more than one module is a cycle
+    from workbench.graph import strongly_connected
+    cycles = sorted(sorted(c) for c in strongly_connected((a, b) for a, deps in graph.items() for b in deps)
+                    if len(c) > 1)
     return upward, cycles
 
 

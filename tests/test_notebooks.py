@@ -33,7 +33,7 @@ def _outputs(nb) -> str:
 
 def test_every_notebook_is_listed_and_built_from_the_generator():
     assert NAMES == ["00_tour", "01_outline_lab", "02_call_chains", "03_agent_preview",
-                     "04_sql_over_code", "05_context_engineering", "06_evaluate"]
+                     "04_sql_over_code", "05_context_engineering", "06_evaluate", "07_corpus"]
     r = subprocess.run([sys.executable, str(NOTEBOOKS / "_build.py"), "--check"],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
@@ -98,9 +98,11 @@ def _run(name: str, repo: str | None, tmp_path: Path, **extra):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_notebook_executes_on_its_default_sample(name, tmp_path):
-    # 05 teaches on the standard library: its default (SMALL: a copy of the lesson modules)
-    repo = None if name == "05_context_engineering" else sample_repo("pyshop")
-    nb = _run(name, repo, tmp_path)
+    # 05 teaches on the standard library: its default (SMALL: a copy of the lesson modules);
+    # 07 builds a corpus of every sample (in tmp_path, not the user cache)
+    repo = None if name in ("05_context_engineering", "07_corpus") else sample_repo("pyshop")
+    extra = {"CORPUS": str(tmp_path / "corpus")} if name == "07_corpus" else {}
+    nb = _run(name, repo, tmp_path, **extra)
     text = _outputs(nb)
     assert "Traceback" not in text
 

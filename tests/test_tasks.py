@@ -220,7 +220,7 @@ def test_unknown_revision_is_a_clear_error(history):
 def test_prepare_indexes_the_old_revision_and_ranges_agree(history, rows, tmp_path):
     db = str(tmp_path / "old.duckdb")
     tasks.prepare(history, "v1", db)
-    with workbench.open(db) as wb:
+    with workbench.open(db, read_only=False) as wb:
         got = wb.sql("SELECT start_line, end_line FROM symbols WHERE qualname = 'pkg.shapes.gone'").fetchall()
         assert got == [(29, 30)]
         assert wb.sql("SELECT count(*) FROM files WHERE path = 'pkg/fresh.py'").fetchall() == [(0,)]

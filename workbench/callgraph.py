@@ -32,7 +32,8 @@ import os
 from collections import defaultdict
 
 from . import store
-from .resolve import CLASS_KINDS, FUNC_KINDS, Model, Resolver, _resolve_import
+from .resolve import Model, Resolver, resolve_import
+from .resolve.kinds import CLASS_KINDS, FUNCTION_KINDS
 
 EXPORT_KEY_KINDS = frozenset({"function", "method", "lambda", "constructor"})
 _NOT_CALLS = {("B", "property"), ("B", "staticmethod"), ("B", "classmethod"), ("B", "require")}
@@ -117,7 +118,7 @@ def export(con, entry_paths: list[str]) -> dict[str, list[str]]:
     for sid, decos in m.decos.items():
         if m.path.get(sid) not in reachable or m.family(sid) != "python":
             continue
-        if m.kind.get(sid) not in FUNC_KINDS | CLASS_KINDS:
+        if m.kind.get(sid) not in FUNCTION_KINDS | CLASS_KINDS:
             continue
         caller = _caller(m, m.parent.get(sid))
         if caller is None:
@@ -153,7 +154,7 @@ def _target_name(m: Model, names: _Names, t) -> str | None:
         return None
     if t[0] == "s":
         k = m.kind.get(t[1])
-        if k not in FUNC_KINDS:
+        if k not in FUNCTION_KINDS:
             return None
         return names(t[1])
     if t[0] == "B":
@@ -178,7 +179,7 @@ def _reachable(m: Model, res: Resolver, entry_paths: list[str]) -> set[str]:
             continue
         seen.add(p)
         for row in by_path.get(p, ()):
-            vals, _how, rpath = _resolve_import(m, res, row)
+            vals, _how, rpath = resolve_import(res, row)
             paths = {rpath} if rpath else set()
             for v in vals:
                 if v[0] in ("s", "b", "m") and v[1] in m.path:

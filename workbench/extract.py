@@ -26,7 +26,7 @@ SYMBOL_FIELDS = ("local_id", "kind", "name", "qualname", "parent_local", "start_
 # edge tuple layout (local): src_local, kind, dst_name, dst_local (or None), line, resolution
 EDGE_FIELDS = ("src_local", "kind", "dst_name", "dst_local", "line", "resolution")
 IMPORT_FIELDS = ("src_local", "module", "name", "alias", "line")
-# binding tuple layout (local; call-graph facts from `@bind.*` captures, read by resolve.py)
+# binding tuple layout (local; call-graph facts from `@bind.*` captures, read by workbench/resolve/)
 BINDING_FIELDS = ("src_local", "kind", "name", "value", "value_type", "value_local", "line")
 
 
@@ -50,7 +50,11 @@ class _Compiled:
         lang = grammar(spec.grammar)
         self.parser = Parser(lang)
         text = query_text(spec)
-        self.query = Query(lang, text) if text else _generic_query(lang)
+        # the generic rule alone, or before a query file that adds to it (`generic_rule`)
+        parts = _generic_patterns(lang) if spec.generic_rule or not text else []
+        if text:
+            parts.append(text)
+        self.query = Query(lang, "\n".join(parts)) if parts else None
         self.errors = Query(lang, "(ERROR) @error (MISSING) @missing")
         self.roles: dict[int, tuple] = {}   # pattern index -> _role_of(...)
 
@@ -102,7 +106,7 @@ def _compiling(lang, t: str, kind: str, names: tuple) -> list[str]:
     return out
 
 
-def _generic_query(lang) -> Query | None:
+def _generic_patterns(lang) -> list[str]:
     """The generic rule: every named node type that looks like a definition and has a
     name (see `_GENERIC_NAMES`) becomes `(type name: (_) @name) @definition.<kind>`."""
     patterns = []
@@ -123,9 +127,7 @@ def _generic_query(lang) -> Query | None:
             for g in nested:            # declarator names (they match where those do not)
                 found += _compiling(lang, t, kind, g)
         patterns.extend(found)
-    if not patterns:
-        return None
-    return Query(lang, "\n".join(dict.fromkeys(patterns)))
+    return list(dict.fromkeys(patterns))
 
 
 # ---------------------------------------------------------------- helpers
@@ -233,7 +235,10 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
             nn = name_nodes[0]
             key = (nn.start_byte, nn.end_byte)
             d = defs.get(key)
-            if d is None or (node.end_byte - node.start_byte) > (d.node.end_byte - d.node.start_byte):
+            # the widest node wins; for the same node a definition wins over a declaration
+            # (a grammar without a `body` field cannot say "no body" in a pattern)
+            if d is None or (node.end_byte - node.start_byte) > (d.node.end_byte - d.node.start_byte) or (
+                    d.decl and d.node == node and def_kind.startswith("definition.")):
                 nd = _Def(node, def_kind.split(".", 1)[1], def_kind.startswith("declaration."), nn)
                 if d is not None:
                     nd.decorators = d.decorators
@@ -322,6 +327,11 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
     _label_anonymous(items)
     if "node_labels" in spec.extra:
         _label_by_node_type(data, items, spec.extra["node_labels"])
+    if "name_strip" in spec.extra:        # `:app` names `app` (Ruby symbols)
+        strip = spec.extra["name_strip"]
+        for d in items:
+            if d.name_node.type in strip and d.label is None:
+                d.label = _text(data, d.name_node.start_byte, d.name_node.end_byte).lstrip(strip[d.name_node.type])
     class_kinds = spec.class_kinds
     impl_keys = {key for key, rel, _ in relations if rel == "implements"}
     trait_impls = {id(d) for d in items if d.kind == "impl"
@@ -612,7 +622,7 @@ class _ScopeFinder:
 
 
 class _LocalResolver:
-    """Same-file resolution of bare names and self/this members; cross-file is resolve.py."""
+    """Same-file resolution of bare names and self/this members; cross-file is workbench/resolve/."""
 
     def __init__(self, items: list[_Def], sym_rows: list, spec: LanguageSpec):
         self.spec = spec
@@ -708,7 +718,9 @@ def _label_by_node_type(data: bytes, items: list[_Def], labels: dict) -> None:
     """Name definitions whose name node is of a listed type `prefix + text of a field`."""
     for d in items:
         rule = labels.get(d.name_node.type)
-        if rule is not None:
+        if rule is not None and rule[1] is None:
+            d.label = rule[0]
+        elif rule is not None:
             part = d.name_node.child_by_field_name(rule[1])
             if part is not None:
                 d.label = rule[0] + _collapse(_text(data, part.start_byte, part.end_byte))

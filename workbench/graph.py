@@ -21,9 +21,9 @@ name (`__init__`, `get`) gives a short ranked answer and a count, never every ro
 query is one set-based statement (joins and aggregates over the candidates, no subquery
 per candidate).
 
-`symbol` is a symbol id, a qualified name (`shop.pricing.compute_total`), a dotted suffix
-of one (`pricing.compute_total`) or a bare name; `symbol_id(con, symbol)` turns it into an
-id. A name that matches several definitions equally well raises `AmbiguousSymbol` (its
+`symbol` is a symbol id (an int), a qualified name (`shop.pricing.compute_total`), a dotted
+suffix of one (`pricing.compute_total`) or a bare name; text is always a name, even when it
+is made of digits. `symbol_id(con, symbol)` turns it into an id. A name that matches several definitions equally well raises `AmbiguousSymbol` (its
 `.matches` lists the best of them, `.total` counts them), an unknown one `SymbolNotFound`.
 
 Every call edge carries `resolution` (see docs/schema.md): the functions never hide how
@@ -70,6 +70,10 @@ class Page(list):
 
 class SymbolNotFound(LookupError):
     pass
+
+
+class NoIndexedFiles(LookupError):
+    """A directory (inside the root) that holds no indexed source file."""
 
 
 class AmbiguousSymbol(LookupError):
@@ -260,7 +264,11 @@ def find_definition(con, name_or_qualname: str, limit: int | None = 20, offset: 
     definitions before declarations, callables and classes before fields, then the most
     called first. At most `limit` rows from `offset`; `.total` counts every match and
     `.best_total` those of the best rank."""
-    q = name_or_qualname.strip()
+    q = _as_name(name_or_qualname)
+    if not _is_text(q):                 # undecodable bytes: no definition has that name
+        page = Page([], 0)
+        page.best_total = 0
+        return page
     short = q.rsplit(".", 1)[-1]
     best = []
 
@@ -273,16 +281,29 @@ def find_definition(con, name_or_qualname: str, limit: int | None = 20, offset: 
     return page
 
 
+def _as_name(text) -> str:
+    if not isinstance(text, str):
+        raise TypeError(f"a symbol name must be a string, got {type(text).__name__}")
+    return text.strip()
+
+
+def _is_text(s: str) -> bool:
+    """False for a string holding lone surrogates (bytes that were not UTF-8)."""
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def symbol_id(con, symbol) -> int:
     """The symbol id `symbol` names (see the module doc); raises SymbolNotFound /
     AmbiguousSymbol."""
-    if isinstance(symbol, int):
+    if isinstance(symbol, int) and not isinstance(symbol, bool):
         return symbol
     if isinstance(symbol, Definition):
         return symbol.symbol_id
-    s = str(symbol).strip()
-    if s.isdigit():
-        return int(s)
+    s = _as_name(symbol)                # text is always a name, never an id ("0", "²")
     exact = store.run(con, "SELECT symbol_id FROM symbols WHERE qualname = ? LIMIT 2", [s])
     if len(exact) == 1:             # one definition has this qualified name: the ranking's answer too
         return exact[0][0]
@@ -641,7 +662,7 @@ def impact(con, changed_paths, depth: int = 2, limit: int | None = DEFAULT_LIMIT
 __all__ = ["find_definition", "symbol_id", "symbols_by_id", "search_symbols", "Symbol", "constructor_targets", "find_callers", "find_callees",
            "find_unresolved_calls", "trace_call_chain", "get_architecture_overview", "entry_points",
            "impact", "Page", "Definition", "CallSite", "ChainEdge", "Architecture", "Unit", "Dependency",
-           "EntryPoint", "Impacted", "SymbolNotFound", "AmbiguousSymbol", "DIRECTIONS", "DEFAULT_LIMIT"]
+           "EntryPoint", "Impacted", "SymbolNotFound", "NoIndexedFiles", "AmbiguousSymbol", "DIRECTIONS", "DEFAULT_LIMIT"]
 
 
 # ---------------------------------------------------------------- cycles

@@ -172,20 +172,23 @@ def private_db(name: str) -> str:
 def open_repo(repo, db: str | None = None, **kw):
     """Index ``repo`` (incrementally) and open it: what every notebook's first cell does.
 
-    ``db=None`` uses :func:`cache_db`. A DuckDB file is locked by the process that writes it,
-    so when another kernel already holds that file, this kernel indexes into a private
-    temporary database instead of failing; that database is removed when the kernel exits.
-    The index runs behind a labelled progress bar (tqdm; ``progress=False`` for none).
+    ``db=None`` uses :func:`cache_db`. Kernels share that file: the workbench opens it
+    read-only, so another kernel's index run writes a snapshot and swaps it in (this one
+    sees it on its next query). When another process holds the file open for writing and
+    does not let go within ``wait`` seconds (default 60), this kernel indexes into a
+    private temporary database instead of failing; that database is removed when the
+    kernel exits. The index runs behind a labelled progress bar (tqdm; ``progress=False``
+    for none).
     """
-    import duckdb
-
     from .api import index
+    from .snapshot import IndexBusy
     kw.setdefault("progress", True)
+    kw.setdefault("wait", 60)
     db = db or cache_db(repo)
     os.makedirs(os.path.dirname(os.path.abspath(db)), exist_ok=True)
     try:
         return index(repo, db=db, **kw)
-    except duckdb.IOException:
+    except IndexBusy:
         return index(repo, db=private_db(db), **kw)
 
 
@@ -221,12 +224,13 @@ def sql_engine(wb):
         %sql engine --alias wb
 
     (duckdb-engine cannot open a second connection to a file this process already has open
-    with another configuration, so the engine hands out cursors of ``wb.con``.)
+    with another configuration, so the engine hands out cursors of the workbench's
+    connection, ``wb.cursor()``: they follow a re-index like ``wb`` does.)
     """
     import sqlalchemy
     from duckdb_engine import ConnectionWrapper
     return sqlalchemy.create_engine("duckdb:///:memory:",
-                                    creator=lambda: ConnectionWrapper(wb.con.cursor()))
+                                    creator=lambda: ConnectionWrapper(wb.cursor()))
 
 
 def notebook_paths() -> list[Path]:

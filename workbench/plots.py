@@ -8,6 +8,7 @@ function that takes either a workbench or that DataFrame:
     >>> plots.outline_ratio(wb)                 # outline tokens / whole-file tokens per file
     >>> plots.strategy_distributions(res)       # workbench.eval.evaluate(...) results, as box plots
     >>> plots.hit_rates(res); plots.pareto(res)
+    >>> plots.by_repo(corpus.frame(plots.outline_formats), "ratio", color="format")   # a corpus
 
 Token counts come from :mod:`workbench.views.tokens` (cl100k by default); outline texts
 from the outline renderer of :mod:`workbench.views`: the same functions the agent tools use.
@@ -23,8 +24,8 @@ import pandas as pd
 # -- data ------------------------------------------------------------------------------------
 
 def _read(root: str, path: str) -> str:
-    with open(os.path.join(root, path), "rb") as fh:
-        return fh.read().decode("utf-8", "replace")
+    from .safeio import read_beneath          # no link followed, no FIFO, bounded
+    return read_beneath(root, path, 64 << 20).decode("utf-8", "replace")
 
 
 def file_tokens(wb, tokenizer=None, paths=None) -> pd.DataFrame:
@@ -111,6 +112,40 @@ def outline_vs_file(wb, rules=None, tokenizer=None, paths=None, **overrides) -> 
     df["outline_tokens"] = [outline(wb, p, rules).tokens for p in paths]
     df["ratio"] = (df["outline_tokens"] / df["tokens"].where(df["tokens"] > 0)).round(3)
     return df
+
+
+def outline_formats(wb, formats=None, rules=None, tokenizer=None, paths=None,
+                    max_files: int | None = None) -> pd.DataFrame:
+    """``outline_vs_file`` for every outline format (default: all of ``views.FORMATS``), one
+    row per (file, format): path, directory, language, lines, tokens, outline_tokens,
+    ratio, format. ``max_files``: only the first files (in path order) that have an outline.
+    Over a corpus: ``corpus.frame(plots.outline_formats)``."""
+    from .views import FORMATS, Rules, outline
+    from .views.lookup import source_files
+    rules = rules or Rules()
+    formats = list(formats or FORMATS)
+    if max_files is not None:
+        paths = (sorted(paths) if paths is not None else source_files(wb.con))[:max_files]
+    base = outline_vs_file(wb, rules.replace(format=formats[0]), tokenizer, paths)
+    parts = [base.assign(format=formats[0])]
+    for fmt in formats[1:]:
+        r = rules.replace(format=fmt)
+        df = base.assign(format=fmt, outline_tokens=[outline(wb, p, r).tokens for p in base["path"]])
+        df["ratio"] = (df["outline_tokens"] / df["tokens"].where(df["tokens"] > 0)).round(3)
+        parts.append(df)
+    return pd.concat(parts, ignore_index=True)
+
+
+def by_repo(df: pd.DataFrame, y: str, color: str | None = None, log: bool = True,
+            title: str | None = None):
+    """Box plots of column ``y`` per repository (a DataFrame with a ``repo`` column, as
+    ``Corpus.frame`` or ``corpus.sql(...).df()`` return), one box per ``color`` value."""
+    import plotly.express as px
+    fig = px.box(df, x="repo", y=y, color=color, log_y=log, points=False,
+                 hover_data=[c for c in ("path", "qualname") if c in df.columns],
+                 title=title or f"{y} per repository")
+    fig.update_layout(height=460, yaxis_title=y + (" (log)" if log else ""), boxmode="group")
+    return fig
 
 
 def outline_ratio(wb_or_df, rules=None, **overrides):

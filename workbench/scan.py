@@ -2,10 +2,15 @@
 
 Honours nested `.gitignore` files, built-in ignores and user globs; never follows a
 directory symlink (so no loops) and never reads through a symlink that leaves the root.
+Nothing here stops the walk: a `.gitignore` line pathspec rejects (a lone `!`) is dropped
+with a warning; a file or directory whose name is not valid UTF-8 or holds control
+characters, and a directory that cannot be listed, get an entry with the reason (the
+name shown escaped) instead of aborting the run or vanishing without a count.
 """
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections import Counter
 from dataclasses import dataclass, field
@@ -13,7 +18,10 @@ from pathlib import Path
 
 import pathspec
 
+from .safeio import read_beneath
+
 DEFAULT_MAX_BYTES = 1024 * 1024
+GITIGNORE_MAX_BYTES = 1024 * 1024
 
 BUILTIN_IGNORED_DIRS = frozenset({
     ".git", ".hg", ".svn", "node_modules", "dist", "build", ".venv",
@@ -45,29 +53,63 @@ class ScanResult:
     ignored_dir_paths: list = field(default_factory=list)      # repo-relative paths
     ignored_files: int = 0
     by_reason: Counter = field(default_factory=Counter)
+    warnings: list = field(default_factory=list)               # one sentence each
 
     def summary(self) -> str:
         dirs = sum(self.ignored_dirs.values())
         names = ", ".join(sorted(self.ignored_dirs))
+        warn = len(self.warnings)
         return (f"{len(self.entries)} files; ignored {dirs} dirs"
-                f"{' (' + names + ')' if names else ''} and {self.ignored_files} files")
+                f"{' (' + names + ')' if names else ''} and {self.ignored_files} files"
+                + (f"; {warn} warning{'s' if warn != 1 else ''}" if warn else ""))
+
+
+def _compile(lines: list[str], where: str, warnings: list) -> pathspec.GitIgnoreSpec:
+    """A gitignore spec of `lines`; lines pathspec rejects are dropped with a warning."""
+    try:
+        return pathspec.GitIgnoreSpec.from_lines(lines)
+    except ValueError:
+        pass
+    good = []
+    for n, line in enumerate(lines, 1):
+        try:
+            pathspec.GitIgnoreSpec.from_lines([line])
+        except ValueError as exc:
+            warnings.append(f"{where} line {n}: pattern {line!r} is not valid and was ignored ({exc})")
+            continue
+        good.append(line)
+    return pathspec.GitIgnoreSpec.from_lines(good)
+
+
+class PatternError(ValueError):
+    """A user exclude glob that is not a valid gitignore pattern."""
 
 
 class _Ignore:
     """Nested gitignore specs: the deepest file with a decisive pattern wins."""
 
-    def __init__(self, user_globs: tuple[str, ...]):
+    def __init__(self, user_globs: tuple[str, ...], root: str, warnings: list):
+        for g in user_globs:
+            try:
+                pathspec.GitIgnoreSpec.from_lines([g])
+            except ValueError as exc:
+                raise PatternError(f"invalid exclude pattern {g!r}: {exc}") from None
         self.user = pathspec.GitIgnoreSpec.from_lines(list(user_globs) + list(BUILTIN_IGNORED_FILES))
         self.layers: list[tuple[str, pathspec.GitIgnoreSpec]] = []
+        self.root = root
+        self.warnings = warnings
 
     def push(self, rel_dir: str, abs_dir: str) -> bool:
-        gi = os.path.join(abs_dir, ".gitignore")
-        try:
-            with open(gi, encoding="utf-8", errors="replace") as fh:
-                lines = fh.read().splitlines()
-        except OSError:
+        rel = f"{rel_dir}/.gitignore" if rel_dir else ".gitignore"
+        try:                                # no link, no FIFO, bounded: see safeio
+            data = read_beneath(self.root, rel, GITIGNORE_MAX_BYTES)
+        except FileNotFoundError:
             return False
-        self.layers.append((rel_dir, pathspec.GitIgnoreSpec.from_lines(lines)))
+        except OSError as exc:
+            self.warnings.append(f"{rel} was not read: {exc.strerror or exc}")
+            return False
+        lines = [ln.rstrip("\r") for ln in data.decode("utf-8", "replace").split("\n")]
+        self.layers.append((rel_dir, _compile(lines, rel, self.warnings)))
         return True
 
     def pop(self) -> None:
@@ -85,6 +127,26 @@ class _Ignore:
         return False
 
 
+# C0/C1 controls and the characters str.splitlines() breaks on: a name holding one cannot
+# be shown on one line of a tool's answer (or would forge extra lines).
+UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def name_problem(name: str) -> tuple[str, str | None]:
+    """(name as stored, None) for a usable name; (escaped name, reason) for a name that is
+    not valid UTF-8 (bytes shown as ``\\xNN``) or holds control characters."""
+    reason = None
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        name = os.fsencode(name).decode("utf-8", "backslashreplace")
+        reason = "name is not valid UTF-8"
+    if UNPRINTABLE.search(name):
+        name = UNPRINTABLE.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), name)
+        reason = reason or "name contains control or line-break characters"
+    return name, reason
+
+
 def scan(root: str | os.PathLike, exclude: tuple[str, ...] = (), max_bytes: int = DEFAULT_MAX_BYTES,
          use_gitignore: bool = True) -> ScanResult:
     """List the files under `root` to index, with skip reasons where they will not be parsed."""
@@ -92,36 +154,53 @@ def scan(root: str | os.PathLike, exclude: tuple[str, ...] = (), max_bytes: int 
     if not root_path.is_dir():
         raise NotADirectoryError(f"not a directory: {root}")
     res = ScanResult(root=str(root_path))
-    ignore = _Ignore(tuple(exclude))
     root_str = str(root_path)
+    ignore = _Ignore(tuple(exclude), root_str, res.warnings)
 
     def walk(abs_dir: str, rel_dir: str) -> None:
+        try:
+            with os.scandir(abs_dir) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as exc:
+            if not rel_dir:
+                raise PermissionError(exc.errno, f"cannot list the repository root {root_str}: "
+                                                 f"{exc.strerror}") from None
+            res.entries.append(ScanEntry(rel_dir, abs_dir, 0, 0.0,
+                                         f"unreadable directory: {exc.strerror} (its files are not indexed)"))
+            return
         pushed = use_gitignore and ignore.push(rel_dir, abs_dir)
         try:
-            try:
-                with os.scandir(abs_dir) as it:
-                    entries = sorted(it, key=lambda e: e.name)
-            except OSError as exc:
-                res.by_reason[f"unreadable directory: {exc.strerror}"] += 1
-                return
             for e in entries:
                 rel = f"{rel_dir}/{e.name}" if rel_dir else e.name
                 try:
                     is_link = e.is_symlink()
                     is_dir = e.is_dir(follow_symlinks=False)
-                except OSError:
+                except OSError as exc:
+                    shown, _ = name_problem(rel)
+                    res.entries.append(ScanEntry(shown, e.path, 0, 0.0, f"unreadable: {exc.strerror}"))
                     continue
                 if is_dir:
                     if (e.name in BUILTIN_IGNORED_DIRS or ignore.ignored(rel, True)
                             or (e.name in VENV_DIR_NAMES
                                 and os.path.exists(os.path.join(e.path, "pyvenv.cfg")))):
                         res.ignored_dirs[e.name] += 1
-                        res.ignored_dir_paths.append(rel)
+                        res.ignored_dir_paths.append(name_problem(rel)[0])
+                        continue
+                    shown, bad = name_problem(e.name)
+                    if bad:
+                        res.entries.append(ScanEntry(f"{rel_dir}/{shown}" if rel_dir else shown, e.path,
+                                                     0, 0.0, f"directory {bad} (shown escaped); "
+                                                             "not entered"))
                         continue
                     walk(e.path, rel)
                     continue
                 if ignore.ignored(rel, False):
                     res.ignored_files += 1
+                    continue
+                shown, bad = name_problem(e.name)
+                if bad:
+                    res.entries.append(ScanEntry(f"{rel_dir}/{shown}" if rel_dir else shown, e.path,
+                                                 0, 0.0, f"file {bad} (shown escaped)"))
                     continue
                 if is_link:
                     res.entries.append(_symlink_entry(e, rel, root_str))

@@ -6,6 +6,7 @@ This module sits at the bottom of the package: it imports nothing from workbench
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import pyarrow as pa
@@ -57,6 +58,11 @@ TABLES: dict[str, tuple[Column, ...]] = {
         ("value_type", "VARCHAR", False, "its tree-sitter node type"),
         ("value_id", "BIGINT", False, "the symbol the value defines (a lambda), if any"),
         ("line", "INTEGER")),
+    "resolve_deps": _cols(   # what resolving each file read, for incremental runs
+        ("path", "VARCHAR", True),
+        ("files", "VARCHAR[]", False, "files whose rows its evaluation read"),
+        ("names", "VARCHAR[]", False, "name tokens it looked up (a:NAME, b:FAMILY:NAME, ...)"),
+        ("provides", "VARCHAR[]", False, "name tokens its own rows put into those indexes")),
     "call_candidates": _cols(  # edges.candidates unnested, kept by the resolver
         ("edge_id", "BIGINT", True), ("qualname", "VARCHAR", True),
         ("symbol_id", "BIGINT", False, "the candidate's symbol when it is in the repository")),
@@ -147,73 +153,97 @@ LOG_DDL = "\n".join(_create(t) for t in LOG_TABLES)
 # ---------------------------------------------------------------- call-graph SQL
 # The SQL twins of `workbench.graph` (same names as the Python functions, the agent tools
 # and the CLI commands). Stored in a writable database, temporary on a read-only one.
+#
+# One text serves a database and a corpus (many repositories in one set of views, each
+# row with its `repo`; ids are unique only within a repository). The comments
+# `/*repo*/`, `/*repo X*/` and `/*same X Y*/` become `repo, `, `X.repo, ` and
+# ` AND X.repo = Y.repo` over a corpus, and nothing over a database.
 
-SQL_MACROS = """
+_SQL_MACROS = """
 CREATE OR REPLACE TEMP VIEW call_edges AS
-    SELECT e.edge_id, e.src_id, s.qualname AS caller, e.dst_id,
+    SELECT /*repo e*/e.edge_id, e.src_id, s.qualname AS caller, e.dst_id,
            coalesce(d.qualname, e.dst_qualname) AS callee, e.dst_name AS as_written,
            e.path, e.line, e.resolution, e.candidates
-    FROM edges e JOIN symbols s ON s.symbol_id = e.src_id
-    LEFT JOIN symbols d ON d.symbol_id = e.dst_id
+    FROM edges e JOIN symbols s ON s.symbol_id = e.src_id/*same s e*/
+    LEFT JOIN symbols d ON d.symbol_id = e.dst_id/*same d e*/
     WHERE e.kind = 'calls';
 CREATE OR REPLACE TEMP MACRO find_definition(q) AS TABLE
-    SELECT symbol_id, qualname, kind, path, start_line, end_line, signature
+    SELECT /*repo*/symbol_id, qualname, kind, path, start_line, end_line, signature
     FROM symbols
     WHERE kind <> 'module' AND (qualname = q OR ends_with(qualname, '.' || q) OR name = q)
-    ORDER BY CASE WHEN qualname = q THEN 0 WHEN ends_with(qualname, '.' || q) THEN 1 ELSE 2 END, qualname;
+    ORDER BY /*repo*/CASE WHEN qualname = q THEN 0 WHEN ends_with(qualname, '.' || q) THEN 1 ELSE 2 END, qualname;
 CREATE OR REPLACE TEMP MACRO find_callers(q) AS TABLE
-    SELECT s.qualname AS caller, e.path, e.line, e.dst_name AS as_written, e.resolution,
+    SELECT /*repo e*/s.qualname AS caller, e.path, e.line, e.dst_name AS as_written, e.resolution,
            t.qualname AS callee
     FROM edges e
-    JOIN symbols s ON s.symbol_id = e.src_id
-    JOIN symbols t ON t.qualname = q AND (e.dst_id = t.symbol_id OR list_contains(e.candidates, t.qualname))
+    JOIN symbols s ON s.symbol_id = e.src_id/*same s e*/
+    JOIN symbols t ON t.qualname = q/*same t e*/ AND (e.dst_id = t.symbol_id OR list_contains(e.candidates, t.qualname))
     WHERE e.kind = 'calls'
-    ORDER BY e.path, e.line;
+    ORDER BY /*repo e*/e.path, e.line;
 CREATE OR REPLACE TEMP MACRO find_callees(q) AS TABLE
-    SELECT e.line, e.dst_name AS as_written, coalesce(d.qualname, e.dst_qualname) AS callee,
+    SELECT /*repo e*/e.line, e.dst_name AS as_written, coalesce(d.qualname, e.dst_qualname) AS callee,
            e.resolution, e.candidates, e.path
     FROM edges e
-    JOIN symbols s ON s.symbol_id = e.src_id AND s.qualname = q
-    LEFT JOIN symbols d ON d.symbol_id = e.dst_id
+    JOIN symbols s ON s.symbol_id = e.src_id/*same s e*/ AND s.qualname = q
+    LEFT JOIN symbols d ON d.symbol_id = e.dst_id/*same d e*/
     WHERE e.kind = 'calls'
-    ORDER BY e.path, e.line;
+    ORDER BY /*repo e*/e.path, e.line;
 CREATE OR REPLACE TEMP MACRO trace_call_chain(q, depth := 3, direction := 'down') AS TABLE
-    WITH RECURSIVE down(level, src_id, dst_id, path, line, resolution, trail, cycle) AS (
-        SELECT 1, e.src_id, e.dst_id, e.path, e.line, e.resolution, [e.src_id, e.dst_id], e.src_id = e.dst_id
-        FROM edges e JOIN symbols s ON s.symbol_id = e.src_id AND s.qualname = q
+    WITH RECURSIVE down(/*repo*/level, src_id, dst_id, path, line, resolution, trail, cycle) AS (
+        SELECT /*repo e*/1, e.src_id, e.dst_id, e.path, e.line, e.resolution, [e.src_id, e.dst_id], e.src_id = e.dst_id
+        FROM edges e JOIN symbols s ON s.symbol_id = e.src_id/*same s e*/ AND s.qualname = q
         WHERE e.kind = 'calls' AND e.dst_id IS NOT NULL AND direction IN ('down', 'both')
         UNION ALL
-        SELECT w.level + 1, e.src_id, e.dst_id, e.path, e.line, e.resolution,
+        SELECT /*repo e*/w.level + 1, e.src_id, e.dst_id, e.path, e.line, e.resolution,
                list_append(w.trail, e.dst_id), list_contains(w.trail, e.dst_id)
-        FROM down w JOIN edges e ON e.src_id = w.dst_id
+        FROM down w JOIN edges e ON e.src_id = w.dst_id/*same e w*/
         WHERE e.kind = 'calls' AND e.dst_id IS NOT NULL AND NOT w.cycle AND w.level < depth
-    ), up(level, src_id, dst_id, path, line, resolution, trail, cycle) AS (
-        SELECT 1, e.src_id, e.dst_id, e.path, e.line, e.resolution, [e.dst_id, e.src_id], e.src_id = e.dst_id
-        FROM edges e JOIN symbols s ON s.symbol_id = e.dst_id AND s.qualname = q
+    ), up(/*repo*/level, src_id, dst_id, path, line, resolution, trail, cycle) AS (
+        SELECT /*repo e*/1, e.src_id, e.dst_id, e.path, e.line, e.resolution, [e.dst_id, e.src_id], e.src_id = e.dst_id
+        FROM edges e JOIN symbols s ON s.symbol_id = e.dst_id/*same s e*/ AND s.qualname = q
         WHERE e.kind = 'calls' AND direction IN ('up', 'both')
         UNION ALL
-        SELECT w.level + 1, e.src_id, e.dst_id, e.path, e.line, e.resolution,
+        SELECT /*repo e*/w.level + 1, e.src_id, e.dst_id, e.path, e.line, e.resolution,
                list_append(w.trail, e.src_id), list_contains(w.trail, e.src_id)
-        FROM up w JOIN edges e ON e.dst_id = w.src_id
+        FROM up w JOIN edges e ON e.dst_id = w.src_id/*same e w*/
         WHERE e.kind = 'calls' AND NOT w.cycle AND w.level < depth
     ), walk AS (
         SELECT 'down' AS way, * FROM down UNION ALL SELECT 'up' AS way, * FROM up
     )
-    SELECT w.way AS direction, w.level AS depth, a.qualname AS caller, b.qualname AS callee,
+    SELECT /*repo w*/w.way AS direction, w.level AS depth, a.qualname AS caller, b.qualname AS callee,
            w.path, w.line, w.resolution, w.cycle
-    FROM walk w JOIN symbols a ON a.symbol_id = w.src_id JOIN symbols b ON b.symbol_id = w.dst_id
-    ORDER BY w.way, w.level, w.path, w.line;
+    FROM walk w JOIN symbols a ON a.symbol_id = w.src_id/*same a w*/ JOIN symbols b ON b.symbol_id = w.dst_id/*same b w*/
+    ORDER BY /*repo w*/w.way, w.level, w.path, w.line;
 """
+
+_MARK = re.compile(r"/\*(repo|same)((?: \w+)*)\*/")
+
+
+def sql_macros(corpus: bool = False) -> str:
+    """The call-graph view and macros for a database, or (`corpus`) for a corpus, where
+    every answer starts with `repo` and every join stays within one repository."""
+    def sub(m: re.Match) -> str:
+        if not corpus:
+            return ""
+        args = m.group(2).split()
+        if m.group(1) == "same":
+            return f" AND {args[0]}.repo = {args[1]}.repo"
+        return f"{args[0]}.repo, " if args else "repo, "
+    return _MARK.sub(sub, _SQL_MACROS)
+
+
+SQL_MACROS = sql_macros()
 
 # macros of older versions of this schema, dropped when a writable connection meets them
 _RETIRED = ("callers", "callees", "definitions", "call_chain", "call_chain_up")
 
 
-def install_sql(con, persistent: bool = False) -> None:
+def install_sql(con, persistent: bool = False, corpus: bool = False) -> None:
     """Create the call-graph view and table macros. In a writable database they are stored
     in the file (`persistent`), so cursors, other connections and jupysql see them too; a
-    read-only connection gets temporary ones."""
-    for stmt in SQL_MACROS.split(";\n"):
+    read-only connection gets temporary ones. `corpus`: the versions for the views of a
+    corpus (`workbench.corpus`), whose tables have a `repo` column."""
+    for stmt in sql_macros(corpus).split(";\n"):
         if stmt.strip():
             con.execute(stmt if not persistent else stmt.replace(" TEMP ", " ", 1)).fetchall()
     if persistent:

@@ -22,6 +22,15 @@ def run(con, sql: str, params=None) -> list:
     return con.execute(sql, params).fetchall() if params is not None else con.execute(sql).fetchall()
 
 
+
+def require_writable(con, what: str) -> None:
+    """Raise a clear error when `con`'s current database is attached read-only (a read-only
+    Workbench) before `what` would write to it."""
+    rows = run(con, "SELECT readonly FROM duckdb_databases() WHERE database_name = current_database()")
+    if rows and rows[0][0]:
+        raise PermissionError(f"cannot {what}: this database is open read-only "
+                              "(open it with workbench.open(db, read_only=False))")
+
 def one(con, sql: str, params=None):
     """The first row of a query (the rest fetched too, so the connection stays usable)."""
     rows = run(con, sql, params)

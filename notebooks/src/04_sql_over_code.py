@@ -14,8 +14,9 @@
 #   Best when the result feeds Python (plots, further filtering).
 # * **`%%sql`** (jupysql on a duckdb-engine SQLAlchemy engine) makes the cell pure SQL, with
 #   `{{var}}` templating and `<<` to save a result. Best when reading and teaching.
-#   `sql_engine(wb)` builds the engine over `wb`'s own connection: duckdb-engine refuses to
-#   open a second connection to a file this process already has open.
+#   `sql_engine(wb)` builds the engine over `wb`'s own connection (its cursors follow a
+#   re-index, like `wb` does): duckdb-engine refuses to open a second connection to a file
+#   this process already has open.
 
 # %%
 import workbench
@@ -42,15 +43,15 @@ print(wb)
 # later.
 
 # %%
-import os
+from workbench.safeio import read_beneath
 from workbench.views.tokens import get_tokenizer
 tokenizer = get_tokenizer()          # cl100k, shipped offline
 
 
 def file_tokens(path: str) -> int:
-    """Tokens of one repository file (read from disk, decoded as UTF-8 with replacement)."""
-    with open(os.path.join(wb.root, path), "rb") as fh:
-        return tokenizer.count(fh.read().decode("utf-8", "replace"))
+    """Tokens of one repository file (read from disk, decoded as UTF-8 with replacement;
+    read_beneath follows no link out of the repository and never blocks on a FIFO)."""
+    return tokenizer.count(read_beneath(wb.root, path, 16 << 20).decode("utf-8", "replace"))
 
 
 for name, fn in [("file_tokens", file_tokens), ("count_tokens", tokenizer.count)]:

@@ -45,7 +45,7 @@ if not is_git or FROM is None or TO is None:
 DB = DB or cache_db(f"{REPO}@{FROM}")
 rows = tasks.from_git(REPO, FROM, TO)
 tasks.prepare(REPO, FROM, DB)
-wb = workbench.open(DB)
+wb = workbench.open(DB, read_only=False)      # the task set is stored in the database
 tasks.save(wb.con, rows, "history")
 task_table = tasks.load(wb.con, task_set="history").to_pandas()
 task_table[["change", "path", "qualname", "start_line", "end_line", "note"]]

@@ -6,6 +6,7 @@
     workbench tasks from-git REPO --from A --to B   # cli/evaluate.py: tasks, eval
     workbench eval DB [TASKS] --rules default full
     workbench serve DB [--transport http]      # cli/serve.py: the tools over MCP
+    workbench corpus index repos.txt --out corpus/   # cli/corpus.py: export, corpus index
 
 Every view command prints exactly the text of the view it twins.
 """
@@ -14,7 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import evaluate, index, serve, views
+from . import corpus, evaluate, index, serve, views
 from .common import fail
 
 
@@ -25,14 +26,17 @@ def build_parser() -> argparse.ArgumentParser:
     views.add_parsers(sub)
     evaluate.add_parsers(sub)
     serve.add_parsers(sub)
+    corpus.add_parsers(sub)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
+    from ..api import NotAWorkbench
+    from ..snapshot import IndexBusy
     args = build_parser().parse_args(argv)
     try:
         return args.func(args) or 0
-    except FileNotFoundError as exc:
+    except (FileNotFoundError, NotADirectoryError, NotAWorkbench, IndexBusy) as exc:
         return fail(args.cmd, str(exc))
 
 

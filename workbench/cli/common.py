@@ -23,16 +23,17 @@ def add_command(sub, name: str, help: str, description: str | None = None,
                           formatter_class=argparse.RawDescriptionHelpFormatter)
 
 
-def open_db(db: str, read_only: bool = True):
+def open_db(db: str, read_only: bool = True, **kw):
     """The Workbench of an index file, or of a repository folder's default database
-    (FileNotFoundError with advice when it is missing)."""
+    (FileNotFoundError with advice when it is missing, NotAWorkbench when it holds no
+    completed index); `kw` as for `workbench.open`."""
     from ..api import open as wb_open
     from ..locations import db_for
     path = db_for(db)
     if path != db and not os.path.exists(path):
         raise FileNotFoundError(f"{db} is not indexed yet (no database at {path}); "
                                 f"run `workbench index {db}` first")
-    return wb_open(path, read_only=read_only)
+    return wb_open(path, read_only=read_only, **kw)
 
 
 def out(text: str) -> None:

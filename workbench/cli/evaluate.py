@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-from .common import fail, open_db, out
+from .common import add_command, fail, open_db, out
 
 
 def cmd_from_git(a) -> int:
@@ -100,6 +100,10 @@ def cmd_eval(a) -> int:
             ev.strategies.parse(s)
     except (ValueError, TypeError) as exc:
         return fail("eval", str(exc))
+    if a.corpus:
+        return _eval_corpus(a, rule_sets)
+    if a.db is None:
+        return fail("eval", "give an index database (or --corpus DIR)")
     with open_db(a.db, read_only=a.no_store) as wb:
         try:
             tbl = load(wb.con, a.tasks, task_set=a.set)
@@ -131,11 +135,53 @@ def cmd_eval(a) -> int:
     return 0
 
 
-def add_parsers(sub) -> None:
-    t = sub.add_parser("tasks", help="build task sets (definitions to reach) from git history or names")
-    tsub = t.add_subparsers(dest="tasks_cmd", required=True, metavar="SUBCOMMAND")
+def _eval_corpus(a, rule_sets) -> int:
+    import time
 
-    s = tsub.add_parser("from-git", help="the definitions changed between two revisions of a git repository")
+    from .. import eval as ev
+    from ..corpus import LayoutError, open_corpus
+    if a.db is not None or a.tasks is not None:
+        return fail("eval", "with --corpus the tasks are each repository's functions and methods: "
+                            "give no database or task table")
+    try:
+        corpus = open_corpus(a.corpus)
+    except (LayoutError, FileNotFoundError, NotADirectoryError) as exc:
+        return fail("eval", str(exc))
+    with corpus:
+        if not corpus.names:
+            return fail("eval", f"no repository of {a.corpus} indexed")
+        t0 = time.perf_counter()
+        corpus.evaluate(a.strategy, rule_sets, sample=a.sample, engine=a.engine, jobs=a.jobs,
+                        progress=not a.quiet)
+        out(ev.format_table(ev.distribution(corpus.con, "eval_results", by=("repo",))))
+        out("all repositories together:")
+        out(ev.format_table(ev.distribution(corpus.con, "eval_results", by=())))
+        n = corpus.sql("SELECT count(DISTINCT (repo, task_id)) FROM eval_results").fetchall()[0][0]
+        out(f"{n} tasks in {len(corpus.names)} repositories x {len(a.strategy or ev.DEFAULT_STRATEGIES)} "
+            f"strategies x {len(rule_sets)} rule sets in {time.perf_counter() - t0:.1f}s")
+        if a.out:
+            ext = os.path.splitext(a.out)[1].lower()
+            fmt = {".parquet": "parquet", ".csv": "csv, HEADER", ".json": "json, ARRAY true"}.get(ext)
+            if fmt is None:
+                return fail("eval", f"--out takes a .parquet, .csv or .json file, not {a.out!r}")
+            corpus.con.execute(f"COPY eval_results TO '{a.out.replace(chr(39), chr(39) * 2)}' (FORMAT {fmt})")
+            out(f"results written to {a.out}")
+    return 0
+
+
+def add_parsers(sub) -> None:
+    t = add_command(sub, "tasks", "build task sets (definitions to reach) from git history or names",
+                    description="Build task sets: the definitions an agent has to reach, from the "
+                                "changes between two revisions of a git repository or from names "
+                                "(docs/eval.md).",
+                    examples=("tasks from-git ~/src/requests --from v2.31.0 --to v2.32.0",
+                              "tasks from-symbols pyshop.duckdb shop.orders.place_order",
+                              "tasks list pyshop.duckdb"))
+    tsub = t.add_subparsers(dest="tasks_cmd", required=True, metavar="SUBCOMMAND",
+                            help="from-git, from-symbols, list or export")
+
+    s = add_command(tsub, "from-git", "the definitions changed between two revisions of a git repository",
+                    examples=("tasks from-git ~/src/requests --from v2.31.0 --to v2.32.0 --db requests.duckdb",))
     s.add_argument("repo", help="a git repository (work tree or bare)")
     s.add_argument("--from", dest="from_rev", required=True, metavar="REV", help="old revision (tag, branch, hash)")
     s.add_argument("--to", dest="to_rev", required=True, metavar="REV", help="new revision")
@@ -153,7 +199,9 @@ def add_parsers(sub) -> None:
     s.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
     s.set_defaults(func=cmd_from_git, cmd="tasks from-git")
 
-    s = tsub.add_parser("from-symbols", help="tasks for named definitions of an index")
+    s = add_command(tsub, "from-symbols", "tasks for named definitions of an index",
+                    examples=("tasks from-symbols pyshop.duckdb shop.orders.place_order shop/cli.py:main",
+                              "tasks from-symbols pyshop.duckdb --kind function --kind method --name functions"))
     s.add_argument("db")
     s.add_argument("names", nargs="*", metavar="NAME", help="qualified name, name, or PATH:NAME")
     s.add_argument("--file", help="a file of names, one per line")
@@ -163,18 +211,27 @@ def add_parsers(sub) -> None:
     s.add_argument("--name", default="symbols", help="task set name (default: symbols)")
     s.set_defaults(func=cmd_from_symbols, cmd="tasks from-symbols")
 
-    s = tsub.add_parser("list", help="the task sets of a database")
+    s = add_command(tsub, "list", "the task sets of a database", examples=("tasks list pyshop.duckdb",))
     s.add_argument("db")
     s.set_defaults(func=cmd_list, cmd="tasks list")
 
-    s = tsub.add_parser("export", help="write tasks to a .parquet, .csv or .json file")
+    s = add_command(tsub, "export", "write tasks to a .parquet, .csv or .json file",
+                    examples=("tasks export pyshop.duckdb tasks.parquet --set functions",))
     s.add_argument("db")
     s.add_argument("file")
-    s.add_argument("--set", metavar="NAME", help="only this task set")
+    s.add_argument("--set", metavar="NAME", help="only this task set (default: every set)")
     s.set_defaults(func=cmd_export, cmd="tasks export")
 
-    s = sub.add_parser("eval", help="run reading strategies over tasks under rule sets; print distributions")
-    s.add_argument("db", help="index database (of the revision the tasks' ranges refer to)")
+    s = add_command(sub, "eval", "run reading strategies over tasks under rule sets; print distributions",
+                    description="Run reading strategies over a task set under rule sets, through the "
+                                "real tools: tokens, calls and hit / cut / miss per task; prints the "
+                                "distributions and stores the results (docs/eval.md).",
+                    examples=("eval requests.duckdb --strategy outline_region --strategy resolve "
+                              "--rules default full",
+                              "eval pyshop.duckdb functions.parquet --no-store --out results.csv",
+                              "eval --corpus corpus/ --sample 100 --jobs 2"))
+    s.add_argument("db", nargs="?", default=None,
+                   help="index database (of the revision the tasks' ranges refer to)")
     s.add_argument("tasks", nargs="?", default=None,
                    help="task table: a table of DB (default: tasks) or a .parquet/.csv/.json/.duckdb file")
     s.add_argument("--strategy", action="append", metavar="S",
@@ -182,10 +239,17 @@ def add_parsers(sub) -> None:
     s.add_argument("--rules", nargs="+", metavar="FILE|PRESET",
                    help="rule sets: TOML files of Rules fields or presets (default full lean names); "
                         "default: default")
-    s.add_argument("--rule", action="append", metavar="NAME=VALUE", help="change a rule in every rule set")
-    s.add_argument("--set", metavar="NAME", help="only this task set")
-    s.add_argument("--limit", type=int, metavar="N", help="only the first N tasks")
-    s.add_argument("--out", metavar="FILE", help="also write the results (.parquet, .csv, .json)")
+    s.add_argument("--rule", action="append", metavar="NAME=VALUE", help="change a rule in every rule set (repeatable)")
+    s.add_argument("--set", metavar="NAME", help="only this task set (default: every set)")
+    s.add_argument("--limit", type=int, metavar="N", help="only the first N tasks (default: all)")
+    s.add_argument("--out", metavar="FILE", help="also write the results (.parquet, .csv, .json; default: not)")
     s.add_argument("--no-store", action="store_true", help="do not store the results in DB")
+    s.add_argument("--corpus", metavar="DIR", help="evaluate every repository of a corpus (its functions "
+                                                   "and methods as tasks) instead of one database "
+                                                   "(default: not)")
+    s.add_argument("--sample", type=int, default=200, metavar="N",
+                   help="with --corpus: functions and methods per repository, a seeded sample (default 200)")
+    s.add_argument("--engine", choices=["local", "dask"], default="local", help="with --corpus: engine (default local: a process pool)")
+    s.add_argument("--jobs", type=int, metavar="N", help="with --corpus: worker processes (default: the cores)")
     s.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_eval)

@@ -5,7 +5,7 @@ import json
 import os
 from pathlib import Path
 
-from ..locations import default_db
+from ..locations import db_for, default_db
 from .common import DB_HELP, add_command, fail, open_db, out
 
 SAMPLES = Path(__file__).resolve().parent.parent.parent / "sample_repos"
@@ -13,29 +13,71 @@ SAMPLES = Path(__file__).resolve().parent.parent.parent / "sample_repos"
 
 def cmd_index(a) -> int:
     from ..indexer import index
+    from ..scan import PatternError
     if not os.path.isdir(a.root):
         return fail("index", f"not a directory: {a.root}")
     db = a.db or default_db(a.root)
-    report = index(a.root, db, jobs=a.jobs, exclude=tuple(a.exclude or ()),
-                   max_bytes=a.max_bytes, progress=not a.quiet, resolve=not a.no_resolve)
+    try:
+        report = index(a.root, db, jobs=a.jobs, exclude=tuple(a.exclude or ()),
+                       max_bytes=a.max_bytes, progress=not a.quiet, resolve=not a.no_resolve,
+                       wait=a.wait)
+    except PatternError as exc:
+        return fail("index", str(exc))
     out(str(report))
     return 0
 
 
 def cmd_resolve(a) -> int:
     from ..resolve import resolve_edges
-    with open_db(a.db, read_only=False) as wb:
-        out(str(resolve_edges(wb.con, None, progress=not a.quiet)))
+    from ..snapshot import write_index
+    open_db(a.db).close()               # a missing or incomplete index: one sentence
+    with write_index(db_for(a.db), wait=a.wait, in_place=False) as con:   # readers keep reading
+        report = resolve_edges(con, None, progress=not a.quiet)
+    out(str(report))
     return 0
 
 
+def _open_for_sql(a):
+    """The Workbench of `DB` (with --safe, a safe one), or with --corpus the Corpus of `DIR`
+    (the one positional argument then being the query)."""
+    if a.corpus:
+        from ..corpus import open_corpus
+        if a.query is not None:
+            raise ValueError("with --corpus DIR give only the query")
+        a.query = a.db
+        return open_corpus(a.corpus)
+    if a.query is None:
+        raise ValueError("give a database and a query (or --corpus DIR and a query)")
+    if a.safe:
+        return open_db(a.db, safe=True, memory_limit=a.memory_limit)
+    return open_db(a.db)
+
+
 def cmd_sql(a) -> int:
+    from ..corpus import LayoutError
+    if a.safe and a.corpus:
+        return fail("sql", "--safe reads one database; a corpus is read from its Parquet files "
+                           "(no --safe with --corpus)")
+    try:
+        opened = _open_for_sql(a)
+    except (ValueError, LayoutError) as exc:
+        return fail("sql", str(exc))
+    with opened as wb:
+        return _run_sql(wb.con, a, timeout=a.timeout if a.safe else None)
+
+
+def _run_sql(con, a, timeout: float | None = None) -> int:
+    """Run the query; with `timeout`, interrupt it after that many seconds."""
+    import threading
+
     import duckdb
-    with open_db(a.db) as wb:
-        try:
-            rel = wb.sql(a.query)
-        except duckdb.Error as exc:
-            return fail("sql", str(exc), 1)
+    timer = None
+    if timeout:
+        timer = threading.Timer(timeout, con.interrupt)
+        timer.daemon = True
+        timer.start()
+    try:
+        rel = con.sql(a.query)
         if rel is None:
             return 0
         if a.csv:
@@ -48,6 +90,13 @@ def cmd_sql(a) -> int:
             out(buf.getvalue())
         else:
             rel.show(max_rows=a.max_rows, max_width=10_000)
+    except duckdb.InterruptException:
+        return fail("sql", f"stopped after {timeout:g} s (--timeout)", 1)
+    except duckdb.Error as exc:
+        return fail("sql", str(exc), 1)
+    finally:
+        if timer is not None:
+            timer.cancel()
     return 0
 
 
@@ -83,6 +132,13 @@ def cmd_callgraph(a) -> int:
     return 0
 
 
+def _wait_option(s) -> None:
+    from ..snapshot import DEFAULT_WAIT
+    s.add_argument("--wait", type=float, default=DEFAULT_WAIT, metavar="SECONDS",
+                   help="how long to wait for another index run, or a read-write connection, "
+                        f"holding the database (default {DEFAULT_WAIT:g})")
+
+
 def add_parsers(sub) -> None:
     s = add_command(sub, "index", "index a repository into DuckDB (incremental)",
                     "Index a repository into DuckDB: scan it, parse every file with tree-sitter, store "
@@ -104,24 +160,39 @@ def add_parsers(sub) -> None:
     s.add_argument("--no-resolve", action="store_true",
                    help="skip cross-file resolution (faster; run `workbench resolve DB` later; "
                         "default: resolve)")
+    _wait_option(s)
     s.set_defaults(func=cmd_index)
 
     s = add_command(sub, "resolve", "re-run cross-file resolution of an index",
-                    "Re-run cross-file resolution over the whole index (after `index --no-resolve`).",
+                    "Re-run cross-file resolution over the whole index (after `index --no-resolve`), "
+                    "into a snapshot: readers keep reading.",
                     ("resolve pyshop.duckdb", "resolve ~/src/rich -q"))
     s.add_argument("db", help=DB_HELP)
     s.add_argument("-q", "--quiet", action="store_true", help="no progress bar (default: a progress bar)")
+    _wait_option(s)
     s.set_defaults(func=cmd_resolve)
 
-    s = add_command(sub, "sql", "run SQL against an index",
+    s = add_command(sub, "sql", "run SQL against an index (read-only; see --safe), or a corpus of many",
                     "Run one SQL statement against the index (tables files, symbols, edges, imports; "
-                    "docs/schema.md) and print the result as a table or CSV.",
+                    "docs/schema.md) on a read-only connection and print the result as a table or CSV; "
+                    "with --corpus, against many repositories' exports (docs/corpus.md).",
                     ("sql pyshop.duckdb \"SELECT kind, count(*) FROM symbols GROUP BY 1\"",
-                     "sql ~/src/rich \"SELECT * FROM find_callers('Console.print')\" --csv"))
-    s.add_argument("db", help=DB_HELP)
-    s.add_argument("query", help="one SQL statement")
+                     "sql ~/src/rich \"SELECT * FROM find_callers('Console.print')\" --csv",
+                     "sql pyshop.duckdb \"SELECT count(*) FROM edges\" --safe --timeout 5",
+                     "sql --corpus corpus/ \"SELECT repo, count(*) FROM symbols GROUP BY repo\""))
+    s.add_argument("db", help=DB_HELP + " (with --corpus: the query)")
+    s.add_argument("query", nargs="?", help="one SQL statement")
+    s.add_argument("--corpus", metavar="DIR", help="query a corpus folder (or one export) instead "
+                   "(default: the database)")
     s.add_argument("--csv", action="store_true", help="CSV instead of a table (default: a table)")
     s.add_argument("--max-rows", type=int, default=200, metavar="N", help="rows shown in the table (default: 200)")
+    s.add_argument("--safe", action="store_true",
+                   help="for SQL you did not write: no file, network or extension access, "
+                        "configuration locked, memory and time capped (docs/reliability.md; default: off)")
+    s.add_argument("--memory-limit", default="1GB", metavar="SIZE",
+                   help="with --safe: DuckDB memory limit (default 1GB)")
+    s.add_argument("--timeout", type=float, default=30, metavar="SECONDS",
+                   help="with --safe: stop the query after this long (default 30)")
     s.set_defaults(func=cmd_sql)
 
     s = add_command(sub, "stats", "summary figures of an index",
@@ -133,7 +204,7 @@ def add_parsers(sub) -> None:
     s.set_defaults(func=cmd_stats)
 
     s = add_command(sub, "demo", "index the bundled sample repositories and summarise them",
-                    examples=("demo", "demo --out /tmp/demo_dbs"))
+                    examples=("demo", "demo --out ~/workbench-demo"))
     s.add_argument("--out", default="demo_dbs", metavar="DIR", help="folder for the databases (default: demo_dbs)")
     s.set_defaults(func=cmd_demo)
 

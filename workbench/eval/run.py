@@ -197,6 +197,7 @@ def next_run_id(con) -> int:
 def store_results(con, res: EvalResult) -> None:
     """Append a run's tables to the database (`eval_runs`, `eval_results`, `eval_calls`)."""
     con = getattr(con, "con", con)
+    store.require_writable(con, "store evaluation results")
     ddl = schema.DDL
     for t in ("eval_runs", "eval_results", "eval_calls"):
         start = ddl.index(f"CREATE TABLE IF NOT EXISTS {t} ")

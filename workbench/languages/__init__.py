@@ -62,8 +62,12 @@ class LanguageSpec:
     # definitions written outside their class (`void Circle::area() {}`) are methods when a
     # method of the same name (module prefix aside) is declared anywhere in the repository
     out_of_line_methods: bool = False
+    # the generic rule (see docs/queries.md) runs too, and the query file only adds to it
+    generic_rule: bool = False
+    # extra["name_strip"]: {name node type: characters stripped from the front of the name}
     # extra["node_labels"]: {name node type: (prefix, field)}: a symbol whose name node has
-    # that type is named prefix + the text of the node's field (`operator bool`)
+    # that type is named prefix + the text of the node's field (`operator bool`), or prefix
+    # alone when field is None
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
 
@@ -100,10 +104,27 @@ _add(LanguageSpec("cpp", "cpp", (".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", "
                   # a conversion operator's name node spans its parameters: name it by its type
                   extra={"node_labels": {"operator_cast": ("operator ", "type")}}))
 
+_add(LanguageSpec("csharp", "csharp", (".cs",), query="csharp",
+                  # an operator's name is `operator ` + its operator or target type, a destructor's `~Name`
+                  extra={"node_labels": {"operator_declaration": ("operator ", "operator"),
+                                         "conversion_operator_declaration": ("operator ", "type"),
+                                         "destructor_declaration": ("~", "name")}}))
+
+_add(LanguageSpec("kotlin", "kotlin", (".kt", ".kts"), query="kotlin",
+                  class_kinds=("class", "interface", "enum", "object"),
+                  # an unnamed `companion object` is named `Companion`, as Kotlin names it
+                  extra={"node_labels": {"companion": ("Companion", None)}}))
+
+# The generic rule plus a query file of what it cannot see (constants, accessors,
+# properties, functions written as values).
+_add(LanguageSpec("ruby", "ruby", (".rb",), query="ruby", generic_rule=True,
+                  extra={"name_strip": {"simple_symbol": ":"}}))
+_add(LanguageSpec("php", "php", (".php",), query="php", generic_rule=True))
+_add(LanguageSpec("lua", "lua", (".lua",), query="lua", generic_rule=True))
+
 # Languages the grammar pack knows, indexed with the generic rule (named definition nodes).
 _GENERIC = {
-    "ruby": (".rb",), "php": (".php",), "csharp": (".cs",), "kotlin": (".kt", ".kts"),
-    "swift": (".swift",), "scala": (".scala", ".sc"), "lua": (".lua",), "bash": (".sh", ".bash"),
+    "swift": (".swift",), "scala": (".scala", ".sc"), "bash": (".sh", ".bash"),
     "haskell": (".hs",), "elixir": (".ex", ".exs"), "erlang": (".erl", ".hrl"),
     "ocaml": (".ml",), "julia": (".jl",), "dart": (".dart",), "zig": (".zig",),
     "perl": (".pl", ".pm"), "r": (".r", ".R"), "objc": (".m",), "groovy": (".groovy", ".gradle"),

@@ -207,7 +207,7 @@
 
 (comment) @comment
 
-; --- call-graph captures (`bindings` rows read by workbench/resolve.py; see
+; --- call-graph captures (`bindings` rows read by workbench/resolve/; see
 ; docs/schema.md). `@bind.<kind>` anchors a row, `@bind.target` is the name bound,
 ; `@bind.value` the expression as written.
 (variable_declarator name: (identifier) @bind.target value: (_) @bind.value) @bind.assign

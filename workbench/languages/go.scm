@@ -87,7 +87,7 @@
 
 (comment) @comment
 
-; --- call-graph captures (`bindings` rows read by workbench/resolve.py; see docs/schema.md)
+; --- call-graph captures (`bindings` rows read by workbench/resolve/; see docs/schema.md)
 (short_var_declaration left: (expression_list . (identifier) @bind.target)
   right: (expression_list . (_) @bind.value)) @bind.assign
 (var_spec name: (identifier) @bind.target type: (_) @bind.value) @bind.declare

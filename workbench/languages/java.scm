@@ -100,7 +100,7 @@
 (block_comment) @comment
 (line_comment) @comment
 
-; --- call-graph captures (`bindings` rows read by workbench/resolve.py; see docs/schema.md)
+; --- call-graph captures (`bindings` rows read by workbench/resolve/; see docs/schema.md)
 (local_variable_declaration type: (_) @bind.value
   declarator: (variable_declarator name: (identifier) @bind.target)) @bind.declare
 (local_variable_declaration

@@ -5,14 +5,17 @@ attribute macros before a class or function (`class GTEST_API_ Helper {`,
 `FMT_CONSTEXPR auto f()`), annotations after a declarator (`int x OVS_GUARDED;`,
 `void f(void) OVS_REQUIRES(m);`), Microsoft's source annotations (`_In_ PVOID p`,
 `_IRQL_requires_max_(DISPATCH_LEVEL)`), and macros that open or close a namespace on a
-line of their own (`FMT_BEGIN_NAMESPACE`). tree-sitter's error recovery then drops or
-misplaces whole classes, functions and namespaces.
+line of their own (`FMT_BEGIN_NAMESPACE`); and `#if` blocks in the middle of a declaration
+(a base clause between `class Name` and its `{`, a member initializer of a constructor).
+tree-sitter's error recovery then drops or misplaces whole classes, functions and
+namespaces.
 
 `repair` finds such macros by their shape and place on the lines of the parse's ERROR and
 MISSING nodes (from the start of the declaration around each, at most `MAX_LINES_ABOVE`
 lines up) and `class EXPORT Name {` anywhere in the file (that misparse holds no error),
-overwrites them with spaces (the same number of bytes, newlines kept, so every byte
-offset and line number stays that of the original file), and lets tree-sitter re-parse
+overwrites them (and the directives of a conditional that splits a declaration, with
+every branch but the first) with spaces (the same number of bytes, newlines kept, so
+every byte offset and line number stays that of the original file), and lets tree-sitter re-parse
 incrementally: the unchanged parts of the tree are reused. Rounds repeat while the number
 of errors falls (at most `MAX_ROUNDS`); a round that raises it is dropped (one that keeps
 it is kept: the macros it blanked were not the code's structure). Names and text are
@@ -57,6 +60,15 @@ _TRAIL = re.compile(rb"(?<=\))((?:[ \t]+(?:const|noexcept|override|final))*)"
 # annotations after a variable or member name: `int x OVS_GUARDED;`, `T v_ GUARDED_BY(mu) = 0;`
 _TRAIL_NAME = re.compile(rb"[\w\]]((?:[ \t]+" + _MACRO + _ARGS + rb")+)(?=[ \t]*[;,=])")
 _TAG_KEYWORD = re.compile(rb"\b(?:class|struct|union|enum|namespace)$")
+# an `#if`..`#endif` block holding no other conditional, from its first line through the
+# `#endif` line
+_IF_BLOCK = re.compile(rb"^[ \t]*#[ \t]*if[^\n]*\n(?:(?![ \t]*#[ \t]*if)[^\n]*\n)*?"
+                       rb"[ \t]*#[ \t]*endif\b[^\n]*\n?", re.M)
+# a line a declaration may end on, or one that is no code (access specifier, label, comment)
+_WHOLE = re.compile(rb"(?:[;{}]|^[ \t]*(?:public|private|protected|default|case\b[^\n]*)[ \t]*:"
+                    rb"|\*/|//[^\n]*)[ \t]*$")
+_DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(\w+)[^\n]*", re.M)
+_CONDITIONAL = frozenset({b"if", b"ifdef", b"ifndef", b"elif", b"elifdef", b"elifndef", b"else", b"endif"})
 
 
 def _in_directive(data: bytes, pos: int) -> bool:
@@ -75,6 +87,36 @@ def _in_directive(data: bytes, pos: int) -> bool:
         start = data.rfind(b"\n", 0, prev_end) + 1
 
 
+def _split_conditionals(data: bytes, lo: int, hi: int) -> list[tuple[int, int]]:
+    """Spans to blank in `#if`..`#endif` blocks that split a declaration (the line before
+    does not end one): a base clause between a class head and its `{`, a member
+    initializer of a constructor. The directive lines go, and every branch after the first
+    (so the code reads as one of its configurations)."""
+    out = []
+    for m in _IF_BLOCK.finditer(data, lo, min(len(data), hi + 4096)):   # `#endif` may lie past hi
+        if m.start() >= hi:
+            break
+        end = m.start()
+        while end > 0 and data[end - 1] in b" \t\r\n":
+            end -= 1
+        line = data[data.rfind(b"\n", 0, end) + 1:end]
+        if not line or _WHOLE.search(line) or _ALONE.match(line) or _in_directive(data, end):
+            continue
+        directives = list(_DIRECTIVE.finditer(data, *m.span()))
+        if any(d.group(1) not in _CONDITIONAL for d in directives):
+            continue                    # `#include`, `#define`...: not a split declaration
+        keep = True
+        for d in directives:
+            word = d.group(1)
+            if word in (b"else", b"elif", b"elifdef", b"elifndef"):
+                keep = False
+            nxt = _DIRECTIVE.search(data, d.end(), m.end())
+            out.append(d.span())
+            if not keep and word != b"endif":
+                out.append((d.end(), nxt.start() if nxt else m.end()))
+    return out
+
+
 def _spans(data: bytes, lo: int, hi: int) -> list[tuple[int, int]]:
     """Byte spans of the macros to blank within data[lo:hi] (whole lines), none inside a
     preprocessor directive (a macro's replacement text is not parsed as code)."""
@@ -85,7 +127,8 @@ def _spans(data: bytes, lo: int, hi: int) -> list[tuple[int, int]]:
     for m in _TRAIL_NAME.finditer(data, lo, hi):     # not the name after `class`
         if not _TAG_KEYWORD.search(data, max(0, m.start() - 9), m.start() + 1):
             out.append(m.span(1))
-    return [(s, e) for s, e in out if s < e and not _in_directive(data, s)]
+    out = [(s, e) for s, e in out if s < e and not _in_directive(data, s)]
+    return out + _split_conditionals(data, lo, hi)
 
 
 # nodes whose children are declarations: a damaged region starts at such a child

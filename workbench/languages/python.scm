@@ -58,7 +58,7 @@
   name: (aliased_import name: (dotted_name) @import.name alias: (identifier) @import.alias)) @import
 (import_from_statement module_name: (_) @import.module (wildcard_import) @import.name) @import
 
-; --- call-graph captures (workbench/resolve.py reads these; see docs/schema.md)
+; --- call-graph captures (workbench/resolve/ reads these; see docs/schema.md)
 ; Lambdas are symbols of kind `lambda`, named `<lambdaN>` by extract.py (numbered from 1 in
 ; source order within their enclosing definition); calls in their body belong to them.
 (lambda "lambda" @name body: (_) @body) @definition.lambda
@@ -74,9 +74,9 @@
   right: [(list (_) @bind.value) (tuple (_) @bind.value) (set (_) @bind.value)]) @bind.element
 (augmented_assignment left: (identifier) @bind.target
   right: [(list (_) @bind.value) (tuple (_) @bind.value)]) @bind.element
-(assignment left: (subscript value: (identifier) @bind.target) right: (_) @bind.value) @bind.element
-(call function: (attribute object: (identifier) @bind.target
-                          attribute: (identifier) @_m (#any-of? @_m "append" "add" "insert" "setdefault"))
+(assignment left: (subscript value: [(identifier) (attribute)] @bind.target) right: (_) @bind.value) @bind.element
+(call function: (attribute object: [(identifier) (attribute)] @bind.target
+                          attribute: (identifier) @_m (#any-of? @_m "append" "appendleft" "add" "insert" "setdefault"))
   arguments: (argument_list (_) @bind.value .)) @bind.element
 (named_expression name: (identifier) @bind.target value: (_) @bind.value) @bind.assign
 (return_statement (_) @bind.value) @bind.return

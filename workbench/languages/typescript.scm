@@ -42,6 +42,30 @@
   (export_statement
     declaration: (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name !value))) @declaration.constant))
 
+;  ... and with a value (`export const keys: F = cond ? a : b` in `namespace util {}`); values
+; that are functions are functions (ecma.scm).
+(internal_module body: (statement_block
+  (lexical_declaration
+    kind: "const"
+    (variable_declarator
+      name: (identifier) @name
+      value: [(object) (array) (number) (string) (template_string) (true) (false) (null)
+              (undefined) (identifier) (member_expression) (subscript_expression)
+              (new_expression) (binary_expression) (unary_expression) (ternary_expression)
+              (regex) (await_expression) (parenthesized_expression) (call_expression)
+              (as_expression) (satisfies_expression) (non_null_expression)])) @definition.constant))
+(internal_module body: (statement_block
+  (export_statement
+    declaration: (lexical_declaration
+      kind: "const"
+      (variable_declarator
+        name: (identifier) @name
+        value: [(object) (array) (number) (string) (template_string) (true) (false) (null)
+                (undefined) (identifier) (member_expression) (subscript_expression)
+                (new_expression) (binary_expression) (unary_expression) (ternary_expression)
+                (regex) (await_expression) (parenthesized_expression) (call_expression)
+                (as_expression) (satisfies_expression) (non_null_expression)]))) @definition.constant))
+
 ; Overload signatures and `declare function`.
 (function_signature name: (identifier) @name) @declaration.function
 (export_statement declaration: (function_signature name: (identifier) @name)) @declaration.function
@@ -53,6 +77,8 @@
   declaration: (interface_declaration name: (_) @name body: (interface_body) @body)) @definition.interface
 (interface_body (method_signature name: (_) @name) @declaration.method)
 (interface_body (property_signature name: (_) @name) @declaration.field)
+; A construct signature (`new (def: D): T;`) is the interface's method `new`.
+(interface_body (construct_signature "new" @name) @declaration.method)
 
 (type_alias_declaration name: (_) @name) @definition.type
 (export_statement declaration: (type_alias_declaration name: (_) @name)) @definition.type

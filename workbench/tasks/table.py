@@ -45,6 +45,7 @@ def save(con, tasks, task_set: str | None = None, *, replace: bool = True) -> pa
     if task_set is not None:
         tbl = tbl.set_column(COLUMNS.index("task_set"), "task_set",
                              pa.array([task_set] * tbl.num_rows, pa.string()))
+    store.require_writable(con, "store tasks")
     store.run(con, _ddl())
     sets = sorted(set(tbl.column("task_set").to_pylist()))
     if replace and sets:

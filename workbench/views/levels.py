@@ -91,7 +91,7 @@ def _nested(s: Sym, rules: Rules) -> int:
 def _dense_file(fd: FileData, rules: Rules) -> str:
     """Level 1, dense: one short line per top-level definition."""
     out = [f"## {fd.path} ({fd.definitions} definition{'s' if fd.definitions != 1 else ''})"]
-    _vars, defs = top_level(fd, rules)
+    _vars, defs, _more = top_level(fd, rules)
     for s in defs:
         n = _nested(s, rules)
         out.append(f"{_kind_word(s)} {s.name} {lines_label(s, True)}" + (f" +{n}" if n else ""))

@@ -197,7 +197,26 @@ def callable_sig(sig: str | None, name: str) -> str:
     return rest
 
 
-_ANNOT = r"\s*:\s*([^=]+?)\s*(?:=|$)"
+# Patterns tried right after an occurrence of the variable's name in its signature. They
+# are compiled once: a pattern built around each name would be compiled again for every
+# variable (the regex cache holds 512), seconds for a module with thousands of them.
+_ANNOT = re.compile(r"[?!]?\s*:\s*([^=]+?)\s*(?:=|$)")                   # name: T = v
+_GO_FIELD = re.compile(r"\s+([^=`\s][^=`]*?)\s*(?:`|=|$)")                 # Name Type `tag`
+_C_DECL = re.compile(r"\s*(?:\[[^\]]*\])?\s*(?:=|;|$)")                    # T name[] = v;
+_SPACE = re.compile(r"\s")
+
+
+def _after_name(sig: str, name: str, pattern: re.Pattern, lead: str = ""):
+    """(start of the name, match of `pattern` right after it) for the first occurrence of
+    `name` in `sig` at the start or after whitespace (or a character of `lead`)."""
+    i = sig.find(name)
+    while i >= 0:
+        if i == 0 or _SPACE.match(sig[i - 1]) or sig[i - 1] in lead:
+            m = pattern.match(sig, i + len(name))
+            if m:
+                return i, m
+        i = sig.find(name, i + 1)
+    return None
 
 
 def var_label(s: Sym) -> str:
@@ -205,21 +224,23 @@ def var_label(s: Sym) -> str:
     ``name: T = v`` (Python, TS, Rust), ``name T `tag``` (Go), ``static final T name = v``
     (Java, C)."""
     sig = (s.signature or "").strip()
-    name = re.escape(s.name)
-    m = re.search(r"(?:^|\s)" + name + r"[?!]?" + _ANNOT, sig)
-    if m and "(" not in m.group(1):
-        return f"{s.name}: {m.group(1).strip()}"
-    m = re.match(name + r"\s+([^=`\s][^=`]*?)\s*(?:`|=|$)", sig)            # Go: Name Type `tag`
+    name = s.name
+    if not name:
+        return name
+    hit = _after_name(sig, name, _ANNOT)
+    if hit and "(" not in hit[1].group(1):
+        return f"{name}: {hit[1].group(1).strip()}"
+    m = _GO_FIELD.match(sig, len(name)) if sig.startswith(name) else None   # Go: Name Type `tag`
     if m:
-        return f"{s.name}: {m.group(1).strip()}"
-    m = re.search(r"(?P<lead>^|\s|\*)" + name + r"\s*(?:\[[^\]]*\])?\s*(?:=|;|$)", sig)
-    if m:                                                                 # Java / C: T name = v
-        words = [w for w in sig[:m.end("lead")].split() if w not in _MODIFIERS
+        return f"{name}: {m.group(1).strip()}"
+    hit = _after_name(sig, name, _C_DECL, lead="*")
+    if hit:                                                               # Java / C: T name = v
+        words = [w for w in sig[:hit[0]].split() if w not in _MODIFIERS
                  and not w.startswith("@")]
         typ = " ".join(words).replace(" *", "*").strip()
         if typ and not typ.endswith(("=", ",")):
-            return f"{s.name}: {typ}"
-    return s.name
+            return f"{name}: {typ}"
+    return name
 
 
 def lines_label(s: Sym, short: bool = False) -> str:
@@ -670,8 +691,9 @@ class _Stub:
             else:
                 out.append(f"{c} imports: " + ", ".join(fd.imports))
         vars_, defs, more = top_level(fd, rules)
+        var_ids = {id(v) for v in vars_}
         for s in sorted(vars_ + defs, key=lambda x: (x.start, -x.end)):
-            if s in vars_:
+            if id(s) in var_ids:
                 if rules.docs and s.doc and not self.py:
                     out.append(self.doc_line("", s.doc))
                 out.append((_stub_var(s, self.lang) if rules.signatures else s.name) + self.loc(s))

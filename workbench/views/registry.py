@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -240,18 +241,65 @@ def _check_args(name: str, args: dict) -> None:
         extra = " (the range is required: read the outline first to find it)" \
             if name == "read_region" else ""
         raise ToolError(f"error: {name} needs {', '.join(missing)}{extra}")
-    for k, v in args.items():
-        want = props[k].get("type")
-        if want == "integer" and isinstance(v, str) and v.strip().lstrip("-").isdigit():
-            args[k] = int(v)
-            continue
-        if want == "array" and isinstance(v, str):
-            args[k] = [x.strip() for x in v.split(",") if x.strip()]
-            continue
+    for k, v in list(args.items()):
+        spec = props[k]
+        want = spec.get("type")
+        if want == "integer" and isinstance(v, str):            # CLI text: ASCII digits only
+            if not _INT_TEXT.fullmatch(v.strip()):
+                raise ToolError(f"error: {name} argument {k!r} must be integer, got "
+                                f"{_shown(v)}")
+            args[k] = v = int(v.strip())
+        elif want == "array" and isinstance(v, str):
+            _check_text(name, k, v)
+            args[k] = v = [x.strip() for x in v.split(",") if x.strip()]
         if want and (not isinstance(v, _JSON_TYPES[want]) or (want == "integer" and isinstance(v, bool))):
             raise ToolError(f"error: {name} argument {k!r} must be {want}, got {type(v).__name__}")
-        if "enum" in props[k] and v not in props[k]["enum"]:
-            raise ToolError(f"error: {name} argument {k!r} must be one of {props[k]['enum']}")
+        if want == "integer" and not -MAX_INT <= v <= MAX_INT:
+            raise ToolError(f"error: {name} argument {k!r} is out of range ({_shown(str(v))}); "
+                            f"give a number between -{MAX_INT} and {MAX_INT}")
+        if isinstance(v, str):
+            _check_text(name, k, v)
+        if want == "array":
+            _check_items(name, k, v, spec.get("items", {}).get("type"))
+        if "enum" in spec and v not in spec["enum"]:
+            raise ToolError(f"error: {name} argument {k!r} must be one of {spec['enum']}")
+
+
+# Bounds of one argument: a request larger than these is an error, not a runaway query.
+MAX_TEXT = 4096          # characters of a string (a path, a name, a search text)
+MAX_ITEMS = 1000         # entries of an array (paths, focus)
+MAX_INT = 2 ** 31 - 1    # integers (line numbers, depths, budgets)
+_INT_TEXT = re.compile(r"[+-]?[0-9]{1,10}")
+
+
+def _shown(v: str) -> str:
+    """A value for an error text: repr (escapes line breaks and undecodable bytes), cut."""
+    r = repr(v)
+    return r if len(r) <= 60 else r[:50] + f"...' ({len(v):,} characters)"
+
+
+def _check_text(name: str, k: str, v: str) -> None:
+    try:
+        v.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ToolError(f"error: {name} argument {k!r} is not valid text (it holds bytes that are "
+                        f"not UTF-8: {_shown(v)}); send UTF-8 text") from None
+    if len(v) > MAX_TEXT:
+        raise ToolError(f"error: {name} argument {k!r} is {len(v):,} characters long; at most "
+                        f"{MAX_TEXT:,} are accepted")
+
+
+def _check_items(name: str, k: str, v: list, item_type: str | None) -> None:
+    if len(v) > MAX_ITEMS:
+        raise ToolError(f"error: {name} argument {k!r} has {len(v):,} entries; at most "
+                        f"{MAX_ITEMS:,} are accepted")
+    for x in v:
+        if item_type and (not isinstance(x, _JSON_TYPES[item_type])
+                          or (item_type == "integer" and isinstance(x, bool))):
+            raise ToolError(f"error: {name} argument {k!r} must be a list of {item_type}s, got "
+                            f"{type(x).__name__} {_shown(repr(x))}")
+        if isinstance(x, str):
+            _check_text(name, k, x)
 
 
 def typed_args(name: str, args: dict) -> dict:

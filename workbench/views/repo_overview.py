@@ -17,6 +17,8 @@ import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
 
 from .. import store
+from ..safeio import read_beneath
+from ..scan import DEFAULT_MAX_BYTES
 from ..vocab import DATA_LANGUAGES
 from . import pathsafe
 from .registry import Context, tool
@@ -45,9 +47,8 @@ def _dep_name(spec: str) -> str:
 
 def _read(ctx: Context, path: str, encoding: str | None) -> str | None:
     try:
-        _, abs_path = pathsafe.check(ctx.root, path)
-        with open(abs_path, "rb") as fh:
-            return decode(fh.read(), encoding)
+        rel, _ = pathsafe.check(ctx.root, path)
+        return decode(read_beneath(ctx.root, rel, DEFAULT_MAX_BYTES), encoding)
     except (OSError, pathsafe.PathError):
         return None
 

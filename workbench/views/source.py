@@ -9,7 +9,8 @@ import hashlib
 from dataclasses import dataclass
 
 from .. import store
-from . import pathsafe
+from ..safeio import read_beneath
+from ..scan import DEFAULT_MAX_BYTES
 
 FILE_FIELDS = ("file_id", "path", "language", "size_bytes", "line_count", "sha256", "status",
                "skip_reason", "encoding", "module", "mtime")
@@ -81,9 +82,20 @@ def split_lines(text: str) -> list[str]:
     return [p[:-1] if p.endswith("\r") else p for p in parts]
 
 
-def read_text(root: str, info: FileInfo) -> Text:
-    """The current lines of an indexed file (path checked against the root again)."""
-    _, abs_path = pathsafe.check(root, info.path)
-    with open(abs_path, "rb") as fh:
-        data = fh.read()
+def read_limit(info: FileInfo) -> int:
+    """The most bytes a tool reads of `info`: its indexed size, at least the default size
+    cap (a file that grew far beyond what was indexed is refused, not read whole)."""
+    return max(DEFAULT_MAX_BYTES, info.size_bytes or 0)
+
+
+def read_bytes(root: str, info: FileInfo, limit: int | None = None) -> bytes:
+    """The current bytes of an indexed file, read through the one safe open
+    (`workbench.safeio`: no symlink followed, regular files only, at most `limit` bytes);
+    raises `safeio.ReadRefused` or the OSError of the open."""
+    return read_beneath(root, info.path, read_limit(info) if limit is None else limit)
+
+
+def read_text(root: str, info: FileInfo, limit: int | None = None) -> Text:
+    """The current lines of an indexed file (see `read_bytes`)."""
+    data = read_bytes(root, info, limit)
     return Text(split_lines(decode(data, info.encoding)), hashlib.sha256(data).hexdigest())

@@ -15,6 +15,7 @@ import posixpath
 from itertools import accumulate
 
 from .. import store
+from ..safeio import ReadRefused, TooLarge
 from . import pathsafe
 from .lookup import imported_by, lookup_symbols
 from .levels import pick as pick_level
@@ -86,6 +87,9 @@ def _read(ctx: Context, info: FileInfo) -> Text:
         return read_text(ctx.root, info)
     except pathsafe.PathError:
         raise
+    except ReadRefused as exc:
+        more = "; it changed since it was indexed (re-index)" if isinstance(exc, TooLarge) else ""
+        raise ToolError(f"error: {info.path} cannot be read: it {exc.reason}{more}") from None
     except FileNotFoundError:
         raise ToolError(f"error: {info.path} no longer exists on disk; re-index") from None
     except OSError as exc:

@@ -253,10 +253,6 @@ def first_arg(args: str) -> str | None:
     return parts[0] if parts else None
 
 
-def positional_args(args: str) -> list[str]:
-    return [p for p in split_top(args, (",",)) if "=" not in split_top(p, ("==",))[0] or p.startswith(("(", "["))]
-
-
 def string_value(text: str) -> str | None:
     """The content of a plain string literal (`"name"` / `'name'`), else None."""
     s = text.strip()

@@ -1,0 +1,44 @@
+"""Cross-file resolution of `calls`, `imports`, `inherits` and `implements` edges.
+
+Reads only the tables (symbols, edges, imports, bindings): the pipeline runs one way and
+nothing is re-parsed. The package is a language-neutral core and one module per language
+family:
+
+=================  =====================================================================
+`model`            what resolution reads from the tables, as Python indexes
+`values`           the values the evaluator computes with (typed tags), parameters
+`exprs`            expressions as written cut into chains, alternatives and literals
+`memo`             memoised evaluation with cycle cuts
+`evaluate`         the evaluator (`Resolver`): texts to values, language-neutral
+`passes`           reading edges, evaluating them, writing them back (`resolve_edges`)
+`lang/`            one module per language family (`lang/base.py`: the interface)
+=================  =====================================================================
+
+How an edge was resolved is always said (`edges.resolution`):
+
+=============  ==========================================================================
+local          a definition in the same file reached through lexical scope
+self           `self.m()` / `cls.m()` / `this.m()`: the enclosing class or a base (MRO)
+super          `super().m()` / `super.m()`: the next class in the MRO
+import         through an import of the defining module (`from m import f`, `m.f()`)
+alias          through an import under another name (`import m as n`, `from m import f as g`)
+reexport       through a module that re-exports the name (`__init__.py`, a barrel `index.ts`)
+inferred       through a value the code makes evident: `x = A(); x.m()`, `self.x = B()`,
+               a typed parameter or declaration, a function passed as an argument, ...
+name-unique    the receiver is unknown; exactly one callable of that name exists in the repo
+ambiguous      several targets are possible: `candidates` lists them (qualnames), dst_id NULL
+builtin        a builtin of the language (`len`, `print`, `console.log`, Go `append`)
+external       outside the repository, named by its import path (`os.path.join`)
+unresolved     nothing evident; dst_id NULL
+=============  ==========================================================================
+
+No edge is bound by its name alone unless it says `name-unique`.
+"""
+from __future__ import annotations
+
+from .evaluate import Resolver
+from .model import Model
+from .passes import RESOLUTIONS, RESOLVER_VERSION, ResolveStats, resolve_edges, resolve_import
+
+__all__ = ["resolve_edges", "resolve_import", "ResolveStats", "RESOLUTIONS", "RESOLVER_VERSION",
+           "Model", "Resolver"]

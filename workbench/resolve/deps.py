@@ -1,0 +1,154 @@
+"""What each file's resolution read, and which files a change makes stale.
+
+While a file's edges are evaluated, the evaluator notes what it reads (`memo.Memo`): the
+files whose symbols, bindings or imports it looked at, and *name tokens* for the indexes
+it consulted by name, where a change anywhere can change the answer:
+
+=======================  ===========================================================
+``a:NAME``               argument rows of calls to something named NAME (values that
+                         flow into parameters)
+``g:NAME``               decorators named NAME (Python)
+``s:NAME``               classes whose written bases end in NAME (subclass lookups)
+``b:FAMILY:NAME``        definitions named NAME (guesses by name, bases by name)
+``c:NAME``               C / C++ functions and macros named NAME
+``r:NAME``               Rust macros named NAME
+``p:PACKAGE``            the files of a Java package
+``d:DIRECTORY``          the files of a Go package
+=======================  ===========================================================
+
+Each file in turn *provides* tokens (the names its rows put into those indexes, and
+``f:PATH`` for files whose types it adds members to: Rust `impl` blocks, Go methods).
+Both are kept in the table `resolve_deps`. After an edit, the files to resolve again are
+the edited ones, those that read an edited file or a file it provides members to, and
+those that read a token the edited files provide (before or after the edit). Adding or
+removing a file changes which names exist (modules, packages, specifiers) and resolves
+everything.
+"""
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+
+import pyarrow as pa
+
+from .. import store
+from .kinds import CALL_TARGET_KINDS, CLASS_KINDS, FUNCTION_KINDS
+from .lang import FAMILIES
+from .model import Model
+
+_NAMED = CALL_TARGET_KINDS | CLASS_KINDS
+# the callee's last name of an `arg` binding row, as `Model` computes it
+_ARG_KEY = "regexp_extract(name, '([A-Za-z_$][A-Za-z0-9_$]*)[^A-Za-z0-9_$#]*#[^#]*$', 1)"
+
+
+def provides(con, m: Model, paths) -> dict[str, dict[str, str]]:
+    """What each of `paths` puts into the indexes evaluation reads by name: path -> token
+    -> a digest of the facts behind it (qualnames and texts, never ids or lines, so an
+    edit elsewhere in the file leaves it alone)."""
+    paths = set(paths)
+    facts: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    for sid, path in m.path.items():
+        if path not in paths:
+            continue
+        kind, name, fam, qual = m.kind.get(sid), m.name.get(sid), m.fam.get(sid), m.qual.get(sid)
+        mine = facts[path]
+        if kind in _NAMED:
+            mine[f"b:{fam}:{name}"].append(f"{qual}|{kind}")
+        if fam == "python" and kind in FUNCTION_KINDS | CLASS_KINDS:
+            for dec in m.decos.get(sid, ()):
+                base = dec.lstrip("@").strip().split("(", 1)[0].rsplit(".", 1)[-1]
+                mine["g:" + base].append(f"{qual}|{dec}")
+        for base in m.bases_written.get(sid, ()):
+            mine["s:" + base.rsplit(".", 1)[-1]].append(f"{qual}|{base}")
+    for rules in FAMILIES.values():
+        for path, tokens in rules.provides(m, paths).items():
+            for token, items in tokens.items():
+                facts[path][token].extend(items)
+    if paths:
+        rows = store.run(con, f"""
+            SELECT path, src_id, {_ARG_KEY}, name, value, value_type, value_id FROM bindings
+            WHERE kind = 'arg' AND list_contains($paths, path)""", {"paths": sorted(paths)})
+        for path, src, key, name, value, vtype, vid in rows:
+            if key:
+                scope = m.ns(src)
+                facts[path]["a:" + key].append(
+                    f"{m.qual.get(scope)}|{name}|{value}|{vtype}|{m.qual.get(vid) if vid is not None else ''}")
+    return {path: {token: _digest(items) for token, items in tokens.items()}
+            for path, tokens in facts.items()}
+
+
+def _digest(items: list[str]) -> str:
+    return hashlib.blake2b("\n".join(sorted(items)).encode("utf-8", "surrogatepass"),
+                           digest_size=8).hexdigest()
+
+
+def needs_full(con, changed: list[str]) -> bool:
+    """Whether a change adds or removes files (or the reads of earlier runs are unknown)."""
+    if not changed:
+        return False
+    rows = store.run(con, """
+        SELECT count(*) FILTER (WHERE f.path IS NULL OR d.path IS NULL)
+        FROM (SELECT unnest($chg::VARCHAR[]) AS path) c
+        LEFT JOIN (SELECT path FROM files WHERE status <> 'skipped') f USING (path)
+        LEFT JOIN resolve_deps d USING (path)""", {"chg": sorted(set(changed))})
+    return rows[0][0] > 0
+
+
+def affected(con, m: Model, changed: list[str]) -> set[str]:
+    """Files an edit of `changed` can change the edges of (see the module doc), and the
+    files holding an edge into a symbol or candidate that is gone (re-indexed files get
+    new symbol ids)."""
+    chg = sorted(set(changed))
+    before: set[str] = set()
+    for (toks,) in store.run(con, "SELECT provides FROM resolve_deps WHERE list_contains($chg, path)",
+                             {"chg": chg}):
+        before |= set(toks or ())
+    after = {f"{t}={d}" for tokens in provides(con, m, chg).values() for t, d in tokens.items()}
+    moved = {t.rsplit("=", 1)[0] for t in before ^ after}
+    files = sorted(set(chg) | {t[2:] for t in moved if t.startswith("f:")})
+    names = sorted(t for t in moved if not t.startswith("f:"))
+    rows = store.run(con, """
+        SELECT path FROM resolve_deps
+        WHERE list_has_any(files, $files) OR list_has_any(names, $names)
+        UNION SELECT e.path FROM edges e
+        WHERE e.dst_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM symbols s WHERE s.symbol_id = e.dst_id)
+        UNION SELECT e.path FROM call_candidates c JOIN edges e USING (edge_id)
+        WHERE c.symbol_id IS NOT NULL
+          AND NOT EXISTS (SELECT 1 FROM symbols s WHERE s.symbol_id = c.symbol_id)""",
+                     {"files": files, "names": names})
+    return set(chg) | {r[0] for r in rows}
+
+
+def write(con, m: Model, reads: dict[str, tuple[int, set]], full: bool) -> None:
+    """Store what the resolved files read and provide (all rows in a full run)."""
+    paths = sorted(reads)
+    by_bit = sorted(m.file_index.items(), key=lambda kv: kv[1])
+    names_of_bits = [p for p, _ in by_bit]
+    prov = provides(con, m, paths)
+    files_col, names_col, prov_col = [], [], []
+    for p in paths:
+        bits, names = reads[p]
+        files_col.append([names_of_bits[i] for i in _bit_indexes(bits)])
+        names_col.append(sorted(names))
+        prov_col.append(sorted(f"{t}={d}" for t, d in prov.get(p, {}).items()))
+    if full:
+        store.run(con, "DELETE FROM resolve_deps")
+    else:
+        store.run(con, "DELETE FROM resolve_deps WHERE list_contains($p, path)", {"p": paths})
+    if paths:
+        tbl = pa.table({"path": pa.array(paths, pa.string()),
+                        "files": pa.array(files_col, pa.list_(pa.string())),
+                        "names": pa.array(names_col, pa.list_(pa.string())),
+                        "provides": pa.array(prov_col, pa.list_(pa.string()))})
+        store.insert_columns(con, "resolve_deps", {n: tbl.column(n) for n in tbl.column_names})
+
+
+def _bit_indexes(bits: int):
+    while bits:
+        low = bits & -bits
+        i = low.bit_length() - 1
+        yield i
+        bits ^= low
+
+
+__all__ = ["provides", "needs_full", "affected", "write"]

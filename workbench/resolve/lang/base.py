@@ -1,0 +1,241 @@
+"""What resolution knows about one language family: the interface a language module fills.
+
+The evaluator (`workbench.resolve.evaluate.Resolver`) is language-neutral: wherever the
+rules of a language matter it asks that language's `Language` object, passing itself in
+as `ev` (a language module never imports the evaluator). The defaults below are the rules
+of a language nothing is known about: lexical scopes, the definitions of the repository,
+and nothing else.
+
+A hook receives the evaluator `ev` (its model is `ev.m`), the scope or symbol it is about
+and the evaluation `depth` to pass on. Values are the tuples of
+`workbench.resolve.values`; "how" is an `edges.resolution` label.
+"""
+from __future__ import annotations
+
+import re
+
+from ..kinds import FUNCTION_KINDS
+from ..values import BUILTIN, EXT, EXT_RESULT, INST, SUPER, SYM, Param, declared_type, param_parts
+
+
+class Language:
+    """One language family's resolution rules; subclass it and register the subclass in
+    `workbench/resolve/lang/__init__.py`."""
+
+    #: the family name (`python`, `ecma`, ...) and the `files.language` values it covers
+    family: str = ""
+    languages: tuple[str, ...] = ()
+
+    # ---------------------------------------------------------------- data
+    #: value node types (tree-sitter) of literals -> the builtin type they make
+    literal_types: dict[str, str] = {}
+    #: the builtin type of a string literal used as a receiver (`"a".join(...)`)
+    string_type: str = "String"
+    #: bare names inside a method see the class body's names (False for Python)
+    class_scope_visible: bool = True
+    #: inside a class body, a bare name can be a member of the class (Java)
+    class_members_in_scope: bool = False
+    #: a declared type (`Foo x`, `var x Foo`, `x: Foo`) wins over assigned values
+    declared_types_win: bool = False
+    #: methods every function value has (`f.call(...)` calls `f`)
+    function_methods: frozenset[str] = frozenset()
+    #: kinds of symbol a call runs (C function-like macros too)
+    callable_kinds: frozenset[str] = FUNCTION_KINDS
+    #: symbol kinds that are parts of another type rather than names (Rust `impl` blocks)
+    type_part_kinds: frozenset[str] = frozenset()
+    #: methods are called with an explicit first parameter bound by the call (`self`)
+    explicit_self: bool = False
+    #: a constructor-less base class stands for its constructor in `super(...)`
+    base_class_is_constructor: bool = True
+    #: an unbound bare name is an error at run time, never a guess by name (Python)
+    unbound_names_raise: bool = False
+    #: a bare name may call a method of any class (Java's implicit `this`)
+    bare_names_reach_methods: bool = False
+    #: files of one directory form one package (Java, Go): a change reaches its mates
+    package_is_directory: bool = False
+    #: a field's declared type is looked up at module level (Go) instead of in its class
+    field_types_at_module_level: bool = False
+    #: `x = require('m')` bindings are imports too (CommonJS): the import row wins
+    require_imports: bool = False
+    #: variables holding an object literal with functions are namespaces of those (JS)
+    object_literal_members: bool = False
+
+    # ---------------------------------------------------------------- the model
+    def prepare(self, m) -> None:
+        """Add this family's indexes to the model (after symbols, before imports)."""
+
+    def prepare_bases(self, m) -> None:
+        """Adjust the written bases once `inherits` / `implements` rows are loaded."""
+
+    def provides(self, m, paths: set[str]) -> dict[str, dict[str, list[str]]]:
+        """What the files `paths` put into this family's own indexes (see
+        `workbench.resolve.deps`): path -> token -> facts (texts, no ids or lines)."""
+        return {}
+
+    def bound_names(self, row: dict) -> list[str]:
+        """The names an imports row binds in its scope (`"*"`: a star import)."""
+        mod, name, alias = row["module"], row["name"], row["alias"]
+        return [alias or name or (mod or "").rsplit(".", 1)[-1]]
+
+    # ---------------------------------------------------------------- names
+    def head(self, ev, scope: int, steps: tuple, callee: bool, depth: int):
+        """A chain head with a special meaning (`self`, `this`, `super`, `crate`):
+        (values, how, number of steps consumed), or None for an ordinary name."""
+        return None
+
+    def qualified(self, ev, steps: tuple):
+        """A chain whose head is no name in scope: (values, how, steps consumed) or None
+        (Java's fully qualified names)."""
+        return None
+
+    def global_value(self, ev, scope: int, mod: int | None, name: str, depth: int):
+        """(values, how) of a name no enclosing scope binds: star imports, the package,
+        builtins. None when it is unknown."""
+        return None
+
+    def definition_values(self, ev, d: int, depth: int) -> set:
+        """The value a definition binds its name to."""
+        return {(SYM, d)}
+
+    def skip_binding(self, ev, scope: int, name: str, row: tuple) -> bool:
+        """Whether a binding row of `name` in `scope` is left out of its values."""
+        return False
+
+    # ---------------------------------------------------------------- modules and imports
+    def import_values(self, ev, row: dict, depth: int) -> tuple[set, bool]:
+        """(values, went-through-a-re-export) of the name an import row binds."""
+        return set(), False
+
+    def import_member(self, ev, row: dict, name: str, depth: int) -> tuple[set, bool]:
+        """`name` looked up in what a star import row brings in."""
+        return set(), False
+
+    def module_attr(self, ev, mid: int, name: str, depth: int):
+        """`name` in module `mid` when the language has its own rule: (values, via) or None
+        for the generic one (definitions, bindings, imports of the module)."""
+        return None
+
+    def module_attr_missing(self, ev, mid: int, name: str, depth: int) -> tuple[set, bool]:
+        """`name` in module `mid` when the generic rule found nothing (submodules, star
+        imports, the rest of a package)."""
+        return set(), False
+
+    def resolve_import(self, ev, row: dict) -> tuple[set, str, str | None]:
+        """(values, how, resolved_path) of an imports row for its `imports` edge."""
+        return set(), "import", None
+
+    # ---------------------------------------------------------------- calls and classes
+    def special_call(self, ev, scope: int, text: str):
+        """(targets, how) of a call that is not an expression (Rust `name!()`), or None."""
+        return None
+
+    def call_instance(self, ev, cls: int):
+        """The symbol calling an instance of `cls` runs (`__call__`), or None."""
+        return None
+
+    def call_builtin(self, ev, name: str, args: str, scope: int, depth: int) -> set:
+        """Values a call of builtin `name` with `args` (as written) returns."""
+        return set()
+
+    def call_external(self, ev, name: str, args: str, scope: int, depth: int) -> set:
+        """Values a call of `name` outside the repository returns."""
+        return {(EXT_RESULT, name)}
+
+    def constructor(self, ev, cls: int) -> int | None:
+        """The constructor an instantiation of `cls` runs."""
+        return None
+
+    def self_name(self, ev, fn: int) -> str | None:
+        """The name of the receiver inside function `fn` (`self`, `this`, a Go receiver)."""
+        m = ev.m
+        if m.kind.get(fn) != "method":
+            # nested function inside a method: closes over the method's self
+            p = m.ns(m.parent.get(fn))
+            return ev.self_name(p) if p is not None and m.kind.get(p) in FUNCTION_KINDS else None
+        ps = ev.params(fn)
+        if not ps or fn in m.static:
+            return None
+        return ps[0].name
+
+    def declared_return(self, ev, fn: int) -> str | None:
+        """The type name a function's signature says it returns."""
+        return None
+
+    def declared_field_type(self, ev, fid: int) -> str | None:
+        """The type name a field's or variable's declaration gives it."""
+        m = ev.m
+        sig = (m.sig.get(fid) or "").split("=", 1)[0].strip().rstrip(";")
+        name = m.name[fid]
+        bits = sig.replace(name, " ").split()
+        bits = [b for b in bits if b not in ("private", "public", "protected", "static", "final",
+                                             "readonly", "volatile", "transient")]
+        return declared_type(bits[-1]) if bits else None
+
+    # ---------------------------------------------------------------- parameters
+    def params(self, sig: str | None) -> list[Param] | None:
+        """Parameters of a signature as stored in `symbols.signature`."""
+        return c_like_params(sig)
+
+    def special_param(self, ev, fn: int, name: str, depth: int):
+        """(values, how) of a parameter with a meaning of its own (`self`, a Go receiver),
+        or None."""
+        return None
+
+    def decorator_flows(self, ev, fn: int) -> list[tuple]:
+        """Decorator applications passing `fn` (or what it is nested in) as an argument,
+        as `arg` binding rows."""
+        return []
+
+
+_C_PARAM = re.compile(r"([A-Za-z_$][\w$.<>\[\]]*(?:\s*[*&]+)?)\s+[*&]?([A-Za-z_$][\w$]*)\s*(?:=.*)?$")
+
+
+def c_like_params(sig: str | None) -> list[Param] | None:
+    """`(final Type name, Type *p)`: Java and C-like parameter lists."""
+    parts = param_parts(sig)
+    if parts is None:
+        return None
+    out = []
+    for part in parts:
+        part = re.sub(r"@\w+(\([^)]*\))?\s*", "", part).replace("final ", "")
+        m = _C_PARAM.search(part)
+        if m:
+            out.append(Param(m.group(2), m.group(1)))
+    return out
+
+
+def this_and_super(ev, scope, steps, callee):
+    """`this` / `super` in a class-based language (ECMAScript, Java): (values, how,
+    steps consumed) or None. `super(...)` / `this(...)` call a constructor."""
+    name = steps[0][1]
+    if name not in ("this", "super"):
+        return None
+    m = ev.m
+    n = len(steps)
+    if len(steps) == 1 and callee:
+        cls = m.enclosing_class(scope)                    # `super(...)` / `this(...)`
+        if cls is None:
+            return frozenset(), "unresolved", n
+        fam = m.fam.get(scope)
+        init = ev.ctor_of_bases(cls, fam) if name == "super" else ev.ctor_of(cls, fam)
+        if init is None and name == "super":
+            ext = [b for b in ev.mro(cls)[1:] if b[0] in (EXT, BUILTIN)]
+            return frozenset(ext[:1]), "super", n
+        return (frozenset({(SYM, init)}) if init else frozenset()), "super" if name == "super" else "self", n
+    cls = m.enclosing_class(scope)
+    if name == "super":
+        if len(steps) > 1 and steps[1][0] == "call":      # `super(...)`: base constructor
+            if cls is None:
+                return frozenset(), "unresolved", n
+            init = ev.ctor_of_bases(cls, m.fam.get(scope))
+            return (frozenset({(SYM, init)}) if init else frozenset()), "super", n
+        return (frozenset({(SUPER, cls, True)}) if cls else frozenset()), "super", 1
+    return (frozenset({(INST, cls)}) if cls else frozenset()), "self", 1
+
+
+def module_names(m, mid: int) -> list[str]:
+    """The names a file module defines, with their kinds (facts for `Language.provides`)."""
+    return [f"{n}|{m.kind.get(c)}" for n, kids in m.children.get(mid, {}).items() for c in kids]
+
+
+DEFAULT = Language()

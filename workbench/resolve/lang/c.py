@@ -1,0 +1,99 @@
+"""C and C++: functions and function-like macros of other files by their linker-global
+name through included headers, the C standard library, `std::` as external."""
+from __future__ import annotations
+
+import posixpath
+from collections import defaultdict
+
+from ... import store
+from ..kinds import FUNCTION_KINDS
+from ..values import BUILTIN, EXT, SYM
+from .base import Language
+
+# the C standard library's functions and function-like macros (C11 headers)
+C_STDLIB = frozenset("""printf fprintf sprintf snprintf vprintf vfprintf vsprintf vsnprintf scanf
+fscanf sscanf vscanf vsscanf puts fputs fgets fputc putc putchar getc getchar fgetc ungetc fopen
+freopen fclose fread fwrite fflush fseek ftell fgetpos fsetpos rewind perror remove rename tmpfile
+tmpnam setvbuf setbuf feof ferror clearerr malloc calloc realloc free aligned_alloc abort exit
+_Exit quick_exit atexit at_quick_exit atoi atol atoll atof strtol strtoul strtoll strtoull strtod
+strtof strtold qsort bsearch abs labs llabs div ldiv lldiv rand srand getenv system mblen mbtowc
+wctomb strlen strcpy strncpy strcat strncat strcmp strncmp strcoll strxfrm strchr strrchr strstr
+strtok strdup strndup memcpy memmove memset memcmp memchr strerror strspn strcspn strpbrk sqrt
+cbrt pow fabs floor ceil round trunc lround sin cos tan asin acos atan atan2 sinh cosh tanh exp
+exp2 log log2 log10 log1p expm1 hypot fmod remainder fmin fmax fma frexp ldexp modf copysign
+nan isnan isinf isfinite signbit isalpha isdigit isspace isupper islower isalnum isxdigit
+ispunct isprint iscntrl isgraph isblank toupper tolower assert static_assert time clock
+difftime mktime localtime gmtime strftime asctime ctime timespec_get signal raise setjmp
+longjmp va_start va_end va_arg va_copy offsetof sizeof alignof errno""".split())
+
+
+class _Globals:
+    """C/C++ name -> (id, path, is a declaration, is static); file -> headers it includes."""
+
+    def __init__(self, m):
+        self.by_name: dict[str, list[tuple]] = defaultdict(list)
+        for n, sid, path, decl, vis in store.run(m.con, """
+                SELECT s.name, s.symbol_id, s.path, s.is_declaration, s.visibility
+                FROM symbols s JOIN symbols p ON p.symbol_id = s.parent_id
+                WHERE s.language IN ('c', 'cpp') AND s.kind IN ('function', 'macro')
+                  AND p.kind IN ('module', 'namespace') ORDER BY s.symbol_id"""):
+            self.by_name[n].append((sid, path, bool(decl), vis == "private"))
+        self.includes: dict[str, set[str]] = defaultdict(set)
+        for row in m.imports:
+            if row["family"] in ("c", "cpp") and row["module"]:
+                self.includes[row["path"]].add(posixpath.basename(row["module"]))
+
+
+class C(Language):
+    family = "c"
+    languages = ("c",)
+    literal_types = {"concatenated_string": "str", "true": "bool", "false": "bool"}
+    callable_kinds = FUNCTION_KINDS | {"macro"}     # a function-like macro
+
+    def provides(self, m, paths):
+        out: dict[str, dict[str, list[str]]] = {}
+        for sid, k in m.kind.items():
+            if k in ("function", "macro") and m.fam.get(sid) == self.family and m.path.get(sid) in paths:
+                out.setdefault(m.path[sid], {}).setdefault("c:" + m.name[sid], []).append(
+                    f"{m.qual[sid]}|{k}|{m.sig.get(sid)}|{sid in m.declarations}")
+        return out
+
+    def global_value(self, ev, scope, mod, name, depth):
+        ev.read_name("c:" + name)
+        got = self.linked(ev.m, scope, name)
+        if got:
+            return got
+        if name in C_STDLIB:
+            return frozenset({(BUILTIN, name)}), "builtin"
+        return None
+
+    def linked(self, m, scope: int, name: str):
+        """A function or macro of another C/C++ file, by its (linker-global) name, when the
+        caller's file includes a header that declares or defines it: the one definition
+        (`static` ones only from their own file), else the declarations."""
+        g = m.ext.get("c.globals")
+        if g is None:
+            g = m.ext["c.globals"] = _Globals(m)
+        cands = g.by_name.get(name)
+        if not cands:
+            return None
+        here = m.path.get(scope)
+        seen = [c for c in cands if not (c[3] and c[1] != here)]
+        includes = g.includes.get(here, ())
+        if not any(c[1] == here or posixpath.basename(c[1]) in includes for c in seen):
+            return None                       # no include says which one: a guess by name
+        pick = [c for c in seen if not c[2]] or seen
+        return frozenset((SYM, c[0]) for c in pick), "import"
+
+
+class Cpp(C):
+    family = "cpp"
+    languages = ("cpp",)
+    literal_types = {"concatenated_string": "str", "true": "bool", "false": "bool",
+                     "raw_string_literal": "string"}
+
+    def global_value(self, ev, scope, mod, name, depth):
+        got = super().global_value(ev, scope, mod, name, depth)
+        if got is None and name == "std":
+            return frozenset({(EXT, "std")}), "external"
+        return got

@@ -1,0 +1,226 @@
+"""Go: packages are directories (module path from `go.mod`), methods declared beside their
+type, receivers, declared result and field types, builtins."""
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+from collections import defaultdict
+
+from ... import store
+from ..exprs import split_top
+from ..kinds import CLASS_KINDS, NAMESPACE_KINDS, VALUE_KINDS
+from ..values import BUILTIN, EXT, INST, SYM, Param, declared_type, param_parts
+from .base import Language, module_names
+
+GO_BUILTINS = frozenset("""append cap clear close complex copy delete imag len make max min new
+    panic print println real recover string int int8 int16 int32 int64 uint uint8 uint16
+    uint32 uint64 uintptr float32 float64 byte rune bool error any complex64 complex128""".split())
+_RECEIVER = re.compile(r"func\s*\(\s*(\w+)")
+_RECEIVER_TYPE = re.compile(r"func\s*\(\s*(\w+)\s+\*?\s*([\w.]+)")
+
+
+class _Packages:
+    """Go packages of the repository: module ids by directory, the module path prefix."""
+
+    def __init__(self, m):
+        self.dirs: dict[str, list[int]] = defaultdict(list)         # directory -> module ids
+        for path, mid in m.file_module.items():
+            if m.file_lang.get(path) == "go":
+                self.dirs[posixpath.dirname(path)].append(mid)
+        self.prefix = _module_prefix(m)
+        self.attached: dict[int, int] = {}                           # method -> its type
+        self.import_cache: dict[str, int | None] = {}
+        self.names_cache: dict[tuple[str, bool], dict[str, list[int]]] = {}
+
+
+def _module_prefix(m) -> str | None:
+    """The module path `go.mod` declares (at the root, else the first one below it)."""
+    try:
+        rows = store.run(m.con, "SELECT value FROM meta WHERE key = 'root'")
+        if not rows:
+            return None
+        root = rows[0][0]
+        for cand in ("go.mod",) + tuple(sorted(p for p in m.paths if p.endswith("/go.mod"))):
+            fp = os.path.join(root, cand)
+            if os.path.exists(fp):
+                with open(fp, encoding="utf-8", errors="replace") as fh:
+                    for line in fh:
+                        if line.startswith("module "):
+                            return line.split()[1].strip()
+    except Exception:
+        return None
+    return None
+
+
+class Go(Language):
+    family = "go"
+    languages = ("go",)
+    literal_types = {"true": "bool", "false": "bool", "interpreted_string_literal": "string",
+                     "raw_string_literal": "string", "int_literal": "int"}
+    declared_types_win = True
+    package_is_directory = True
+    field_types_at_module_level = True
+
+    def prepare(self, m) -> None:
+        pk = m.ext["go"] = _Packages(m)
+        # methods are declared beside their type: attach them to it
+        for i, k in m.kind.items():
+            if k == "method" and m.fam.get(i) == "go" and m.kind.get(m.parent.get(i)) == "module":
+                owner = m.qual[i].rsplit(".", 1)[0]
+                for t in m.by_qual.get(owner, ()):
+                    if m.kind.get(t) in CLASS_KINDS:
+                        m.children[t].setdefault(m.name[i], []).append(i)
+                        pk.attached[i] = t
+                        break
+
+    def provides(self, m, paths):
+        out: dict[str, dict[str, list[str]]] = {}
+        for path in paths:
+            mid = m.file_module.get(path)
+            if mid is not None and m.file_lang.get(path) == "go":
+                out[path] = {"d:" + posixpath.dirname(path): module_names(m, mid)}
+        for i, t in m.ext["go"].attached.items():
+            path = m.path.get(i)
+            if path in paths and m.path.get(t) != path:
+                out.setdefault(path, {}).setdefault("f:" + m.path[t], []).append(
+                    f"{m.qual[i]}|{m.sig.get(i)}")
+        return out
+
+    def bound_names(self, row):
+        alias = row["alias"]
+        if alias in ("_",):
+            return []
+        if alias == ".":
+            return ["*"]
+        return [alias or (row["module"] or "").rstrip("/").rsplit("/", 1)[-1]]
+
+    # ---------------------------------------------------------------- packages
+    def import_dir(self, m, spec: str | None) -> int | None:
+        """A module of the repository's package an import path names, or None."""
+        if not spec:
+            return None
+        pk = m.ext["go"]
+        cache = pk.import_cache
+        if spec in cache:
+            return cache[spec]
+        pre = pk.prefix
+        rel = None
+        if pre and (spec == pre or spec.startswith(pre + "/")):
+            rel = spec[len(pre):].lstrip("/")
+        else:
+            for d in pk.dirs:
+                if spec.endswith("/" + d) or spec == d:
+                    rel = d
+                    break
+        mods = pk.dirs.get(rel) if rel is not None else None
+        cache[spec] = got = mods[0] if mods else None
+        return got
+
+    def package_names(self, ev, d: str, with_tests: bool) -> dict[str, list[int]]:
+        """Top-level definitions of the Go package in directory `d`, by name (files in
+        directory order; `_test.go` files only for code that is itself in a test file)."""
+        ev.read_name("d:" + d)
+        m = ev.m
+        pk = m.ext["go"]
+        key = (d, with_tests)
+        got = pk.names_cache.get(key)
+        if got is None:
+            got = pk.names_cache[key] = {}
+            for other in pk.dirs.get(d, ()):
+                if not with_tests and m.path[other].endswith("_test.go"):
+                    continue
+                for name, kids in m.children.get(other, {}).items():
+                    got.setdefault(name, []).extend(kids)
+        return got
+
+    def package_member(self, ev, mid: int | None, name: str):
+        if mid is None:
+            return None
+        m = ev.m
+        path = m.path.get(mid, "")
+        out = []
+        for c in self.package_names(ev, posixpath.dirname(path), path.endswith("_test.go")).get(name, ()):
+            if m.kind.get(c) in NAMESPACE_KINDS and m.kind.get(c) != "method":
+                out.append((SYM, c))
+            elif m.kind.get(c) in VALUE_KINDS:
+                out.extend(ev.field_values(c, 1) or [(SYM, c)])
+        return out or None
+
+    # ---------------------------------------------------------------- names
+    def global_value(self, ev, scope, mod, name, depth):
+        got = self.package_member(ev, mod, name)
+        if got:
+            return frozenset(got), "local"
+        if name in GO_BUILTINS:
+            return frozenset({(BUILTIN, name)}), "builtin"
+        return None
+
+    def import_values(self, ev, row, depth):
+        mod = self.import_dir(ev.m, row["module"])
+        if mod is not None:
+            return {(SYM, mod)}, False
+        return {(EXT, row["module"])}, False
+
+    def module_attr_missing(self, ev, mid, name, depth):
+        got = self.package_member(ev, mid, name)
+        if got:
+            return set(got), False
+        return set(), False
+
+    def resolve_import(self, ev, row):
+        m = ev.m
+        mid = self.import_dir(m, row["module"])
+        vals = {(SYM, mid)} if mid is not None else {(EXT, row["module"])}
+        rpath = (posixpath.dirname(m.path[mid]) or ".") if mid is not None else None
+        return vals, "import", rpath
+
+    # ---------------------------------------------------------------- calls and types
+    def self_name(self, ev, fn):
+        mm = _RECEIVER.match(ev.m.sig.get(fn) or "")
+        return mm.group(1) if mm else None
+
+    def declared_return(self, ev, fn):
+        sig = ev.m.sig.get(fn) or ""
+        i = sig.rfind(")")
+        rest = sig[i + 1:].strip()
+        if rest.startswith("("):
+            rest = split_top(rest[1:-1], (",",))[0] if rest.endswith(")") else ""
+        return declared_type(rest.split()[-1] if rest else None)
+
+    def declared_field_type(self, ev, fid):
+        sig = (ev.m.sig.get(fid) or "").split("=", 1)[0].strip().rstrip(";")
+        bits = sig.split()
+        return declared_type(bits[-1]) if len(bits) >= 2 else None
+
+    def params(self, sig):
+        if not sig:
+            return None
+        s = sig
+        if s.startswith("func ("):                  # skip the receiver
+            j = s.find(")")
+            s = "func" + s[j + 1:]
+        parts = param_parts(s)
+        if parts is None:
+            return None
+        out = []
+        pending: list[str] = []
+        for part in parts:
+            bits = part.split()
+            if len(bits) == 1:
+                pending.append(bits[0])
+            else:
+                for n in pending:
+                    out.append(Param(n, bits[-1]))
+                pending = []
+                out.append(Param(bits[0], bits[-1]))
+        return out
+
+    def special_param(self, ev, fn, name, depth):
+        """The receiver of a method: an instance of its type."""
+        m = ev.m
+        mm = _RECEIVER_TYPE.match(m.sig.get(fn) or "")
+        if mm and mm.group(1) == name:
+            tv, _ = ev.eval_text(m.module_of(fn), mm.group(2), depth=depth + 1)
+            return frozenset((INST, x[1]) for x in tv if x[0] == SYM), "self"
+        return None

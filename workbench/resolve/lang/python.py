@@ -1,0 +1,437 @@
+"""Python: modules by dotted path (packages, source roots, relative imports, star imports),
+builtins, `super()`, `self` / `cls`, decorators, `__init__` / `__call__`."""
+from __future__ import annotations
+
+import builtins as _py_builtins
+import posixpath
+import re
+from collections import defaultdict
+
+from ..exprs import first_arg, match_bracket, split_top, string_value
+from ..kinds import CLASS_KINDS, FUNCTION_KINDS
+from ..values import (BOUND, BUILTIN, BUILTIN_INST, ELEMENTS, EXT, INST, SUPER, SYM, Param,
+                      annotated_type, declared_type, ordered)
+from .base import Language
+
+PY_BUILTINS = frozenset(dir(_py_builtins))
+PY_BUILTIN_TYPES = frozenset(n for n in PY_BUILTINS if isinstance(getattr(_py_builtins, n), type))
+#: decorators that leave the decorated function callable as it is written
+PY_VALUE_DECORATORS = frozenset({"property", "staticmethod", "classmethod", "cached_property",
+                                 "functools.cached_property", "abstractmethod", "abc.abstractmethod",
+                                 "functools.wraps", "wraps", "dataclass", "dataclasses.dataclass",
+                                 "functools.total_ordering", "total_ordering", "overload",
+                                 "typing.overload", "override", "typing.override", "final",
+                                 "functools.lru_cache", "lru_cache", "functools.cache", "cache",
+                                 "contextlib.contextmanager", "contextmanager"})
+
+
+def _keeps_function(base: str) -> bool:
+    """Whether decorator `base` (as written, call arguments cut) is one of the well-known
+    decorators that leave the function callable as written (`property`, `contextmanager`),
+    or a property's setter / getter / deleter."""
+    return base in PY_VALUE_DECORATORS or base.endswith((".setter", ".getter", ".deleter"))
+
+
+def _repo_named(m, base: str) -> bool:
+    """Whether the repository defines a function or class named like decorator `base`."""
+    return any(m.kind.get(c) in FUNCTION_KINDS | CLASS_KINDS
+               for c in m.by_name.get(("python", base.rsplit(".", 1)[-1]), ()))
+
+
+def _defined_here(ev, scope, base: str, depth: int) -> bool:
+    """Whether decorator `base`, a well-known name, is the repository's own definition of
+    it (a project's own `contextmanager`), which is then followed like any decorator."""
+    if base.endswith((".setter", ".getter", ".deleter")) or not _repo_named(ev.m, base):
+        return False
+    return any(v[0] == SYM for v in ev.eval_text(scope, base, depth=depth + 1)[0])
+
+
+_CONSTANTS = ("None", "True", "False", "NotImplemented", "Ellipsis", "__debug__")
+# builtins whose call returns (something made of) their first argument
+_PASS_FIRST = ("staticmethod", "classmethod", "property", "iter", "reversed", "sorted",
+               "list", "tuple", "set", "frozenset", "next")
+_PY_DEF = re.compile(r"^\s*(?:async\s+)?def\s+[\w$]+\s*(?:\[[^\]]*\])?\s*\(")
+
+
+def py_params(sig: str | None) -> list[Param] | None:
+    """Parameters of a Python `def`/`lambda` signature as stored in `symbols.signature`."""
+    if not sig:
+        return None
+    s = sig.strip()
+    if s.startswith("lambda"):
+        inner = s[6:].strip()
+        if inner.endswith(":"):
+            inner = inner[:-1]
+    else:
+        m = _PY_DEF.match(s)
+        if not m:
+            return None
+        i = m.end() - 1
+        j = match_bracket(s, i)
+        if j < 0:                                   # clipped signature: names only
+            return [Param(n) for n in re.findall(r"(?:^|,)\s*\**([A-Za-z_]\w*)", s[i + 1:])]
+        inner = s[i + 1:j - 1]
+    out: list[Param] = []
+    kwonly = False
+    for part in split_top(inner, (",",)):
+        if part in ("/",):
+            continue
+        if part == "*":
+            kwonly = True
+            continue
+        kind = "kwonly" if kwonly else "pos"
+        if part.startswith("**"):
+            kind, part = "varkw", part[2:]
+        elif part.startswith("*"):
+            kind, part = "var", part[1:]
+            kwonly = True
+        default = None
+        bits = split_top(part, ("=",))
+        if len(bits) > 1:
+            part, default = bits[0], "=".join(bits[1:])
+        ann = None
+        bits = split_top(part, (":",))
+        if len(bits) > 1:
+            part, ann = bits[0], bits[1]
+        name = part.strip()
+        if name.isidentifier():
+            out.append(Param(name, ann, default, kind))
+    return out
+
+
+class _Modules:
+    """Python modules of the repository by dotted name, and the shorter names a module
+    is importable under from a source root (`src/`, `tests/`) without `__init__.py`."""
+
+    def __init__(self, m):
+        self.by_name: dict[str, int] = {}
+        self.alias: dict[str, int | None] = {}
+        dirs_with_init = set()
+        for path, lang in m.file_lang.items():
+            if lang == "python" and posixpath.basename(path).startswith("__init__."):
+                dirs_with_init.add(posixpath.dirname(path))
+        for path, mid in m.file_module.items():
+            if m.file_lang.get(path) != "python":
+                continue
+            q = m.qual[mid]
+            if q not in self.by_name or path.endswith(".py"):
+                self.by_name[q] = mid
+            parts = q.split(".")
+            d = posixpath.dirname(path)
+            dirs = []
+            while d:
+                dirs.append(d)
+                d = posixpath.dirname(d)
+            dirs.reverse()          # outermost first
+            # importable as parts[k:] when the directories below the root are packages
+            for k in range(1, len(parts)):
+                if not all(x in dirs_with_init for x in dirs[k:]):
+                    continue
+                if dirs[k - 1] in dirs_with_init and k - 1 >= 0 and all(
+                        x in dirs_with_init for x in dirs[k - 1:]):
+                    continue        # parent is a package too: not a source root
+                alias = ".".join(parts[k:])
+                if alias in self.alias and self.alias[alias] != mid:
+                    self.alias[alias] = None
+                else:
+                    self.alias[alias] = mid
+
+
+class Python(Language):
+    family = "python"
+    languages = ("python",)
+    literal_types = {"list": "list", "list_comprehension": "list", "dictionary": "dict",
+                     "dictionary_comprehension": "dict", "set": "set", "set_comprehension": "set",
+                     "tuple": "tuple", "string": "str", "concatenated_string": "str",
+                     "integer": "int", "float": "float", "true": "bool", "false": "bool"}
+    string_type = "str"
+    class_scope_visible = False
+    explicit_self = True
+    base_class_is_constructor = False
+    unbound_names_raise = True
+
+    # ---------------------------------------------------------------- the model
+    def prepare(self, m) -> None:
+        for i, decos in m.decos.items():
+            if m.fam.get(i) != "python":
+                continue
+            for d in decos:
+                if d.startswith("@staticmethod"):
+                    m.static.add(i)
+                elif d.startswith("@classmethod"):
+                    m.classmeth.add(i)
+                elif d.startswith(("@property", "@functools.cached_property", "@cached_property")):
+                    m.prop.add(i)
+        m.ext["python"] = _Modules(m)
+
+    def bound_names(self, row: dict) -> list[str]:
+        mod, name, alias = row["module"], row["name"], row["alias"]
+        if name == "*":
+            return ["*"]
+        if name:
+            return [alias or name.split(".")[-1]]
+        if alias:
+            return [alias]
+        return [(mod or "").lstrip(".").split(".")[0]] if mod else []
+
+    # ---------------------------------------------------------------- module names
+    def module_name(self, m, row: dict) -> str | None:
+        """The dotted module an imports row names (relative imports made absolute)."""
+        mod = row["module"] or ""
+        if not mod.startswith("."):
+            return mod
+        level = len(mod) - len(mod.lstrip("."))
+        rest = mod[level:]
+        path = row["path"]
+        mid = m.file_module.get(path)
+        if mid is None:
+            return None
+        pkg = m.qual[mid].split(".")
+        if not posixpath.basename(path).startswith("__init__."):
+            pkg = pkg[:-1]
+        if level - 1 > len(pkg):
+            return None
+        base = pkg[: len(pkg) - (level - 1)]
+        parts = base + ([rest] if rest else [])
+        return ".".join(p for p in parts if p)
+
+    def module(self, m, dotted: str | None) -> int | None:
+        """The module symbol of a dotted name in the repository, or None."""
+        if not dotted:
+            return None
+        mods = m.ext["python"]
+        mid = mods.by_name.get(dotted)
+        if mid is None:
+            mid = mods.alias.get(dotted)
+        return mid
+
+    def module_of_row(self, m, row: dict) -> int | None:
+        return self.module(m, self.module_name(m, row))
+
+    # ---------------------------------------------------------------- names
+    def head(self, ev, scope, steps, callee, depth):
+        if steps[0][1] == "super" and len(steps) > 1 and steps[1][0] == "call":
+            m = ev.m
+            cls = m.enclosing_class(scope)
+            args = [a.strip() for a in split_top(steps[1][1], (",",))]
+            if args and args[0]:
+                cv, _ = ev.eval_text(scope, args[0], depth=depth + 1)
+                cls = next((v[1] for v in ordered(cv) if v[0] == SYM and m.kind.get(v[1]) in CLASS_KINDS), cls)
+            return (frozenset({(SUPER, cls, True)}) if cls else frozenset()), "super", 2
+        return None
+
+    def global_value(self, ev, scope, mod, name, depth):
+        if mod is not None:
+            for row in ev.m.star_imports.get(mod, ()):
+                got, via = self.import_member(ev, row, name, depth)
+                if got:
+                    return got, "reexport" if via else "import"
+        if name in _CONSTANTS:
+            return frozenset(), "builtin"
+        if name in PY_BUILTINS:
+            return frozenset({(BUILTIN, name)}), "builtin"
+        return None
+
+    def definition_values(self, ev, d, depth):
+        """In the call-graph export, a decorated function's name stands for what its
+        decorators return (the wrapper)."""
+        v = {(SYM, d)}
+        if not ev.export:
+            return v
+        m = ev.m
+        decos = m.decos.get(d)
+        if not decos:
+            return v
+        scope = m.ns(m.parent.get(d))
+        for dec in reversed(decos):
+            text = dec.lstrip("@").strip()
+            base = text.split("(", 1)[0]
+            if _keeps_function(base) and not _defined_here(ev, scope, base, depth):
+                continue
+            dv, _ = ev.eval_text(scope, text, depth=depth + 1)
+            nv = set()
+            for f in ordered(dv):
+                if f[0] in (SYM, BOUND) and m.kind.get(f[1]) in FUNCTION_KINDS:
+                    nv |= ev.returns_of(f[1], depth + 1)
+                elif f[0] == SYM and m.kind.get(f[1]) in CLASS_KINDS:
+                    nv.add((INST, f[1]))
+                else:
+                    nv |= v                  # unknown decorator: keep the function
+            if nv:
+                v = nv
+        return v
+
+    # ---------------------------------------------------------------- modules and imports
+    def import_values(self, ev, row, depth):
+        m = ev.m
+        dotted = self.module_name(m, row)
+        if dotted is None:
+            return set(), False
+        name, alias = row["name"], row["alias"]
+        if name:                                   # from m import name [as alias]
+            mid = self.module(m, dotted)
+            if mid is None:
+                sub = self.module(m, f"{dotted}.{name}" if dotted else name)
+                if sub is not None:
+                    return {(SYM, sub)}, False
+                return ({(EXT, f"{dotted}.{name}")} if not (row["module"] or "").startswith(".") else set()), False
+            got, via = ev.module_attr(mid, name, depth + 1)
+            return got, via
+        if alias:                                  # import a.b as c
+            mid = self.module(m, dotted)
+            return ({(SYM, mid)} if mid is not None else {(EXT, dotted)}), False
+        top = dotted.split(".")[0]                 # import a.b.c binds a
+        mid = self.module(m, top)
+        if mid is None:
+            return {(EXT, top)}, False
+        return {(SYM, mid)}, False
+
+    def import_member(self, ev, row, name, depth):
+        mid = self.module_of_row(ev.m, row)
+        if mid is None:
+            return set(), False
+        if name.startswith("_"):
+            return set(), False
+        got, _ = ev.module_attr(mid, name, depth + 1)
+        return got, True
+
+    def module_attr_missing(self, ev, mid, name, depth):
+        m = ev.m
+        sub = self.module(m, f"{m.qual[mid]}.{name}")
+        if sub is not None:
+            return {(SYM, sub)}, False
+        for row in m.star_imports.get(mid, ()):
+            got, _ = self.import_member(ev, row, name, depth + 1)
+            if got:
+                return got, True
+        return set(), False
+
+    def resolve_import(self, ev, row):
+        m = ev.m
+        dotted = self.module_name(m, row)
+        mid = self.module(m, dotted) if dotted is not None else None
+        how = "import"
+        if row["name"] and row["name"] != "*" and mid is not None:
+            sub = self.module(m, f"{dotted}.{row['name']}")
+            vals, via = ev.module_attr(mid, row["name"], 0)
+            if not vals and sub is not None:
+                vals, via = {(SYM, sub)}, False
+            if sub is not None and vals == {(SYM, sub)}:
+                mid = sub
+            how = "reexport" if via else ("alias" if row["alias"] else "import")
+        elif row["name"] and row["name"] != "*" and dotted:
+            vals = {(EXT, f"{dotted}.{row['name']}")}
+        elif row["name"] == "*":
+            vals = {(SYM, mid)} if mid is not None else ({(EXT, dotted)} if dotted else set())
+        elif mid is not None or dotted:
+            full = self.module(m, dotted) if dotted else None
+            vals = {(SYM, full)} if full is not None else {(EXT, dotted)}
+            mid = full
+            how = "alias" if row["alias"] else "import"
+        else:
+            vals = set()
+        return vals, how, (m.path.get(mid) if mid is not None else None)
+
+    # ---------------------------------------------------------------- calls and classes
+    def call_instance(self, ev, cls):
+        r = ev.mro_lookup(cls, "__call__")
+        return r[1] if r is not None and r[0] == SYM else None
+
+    def call_builtin(self, ev, name, args, scope, depth):
+        if name in _PASS_FIRST and args:
+            a = first_arg(args)
+            inner = set(ev.eval_text(scope, a, depth=depth + 1)[0]) if a else set()
+            if name in ("staticmethod", "classmethod", "property"):
+                return inner
+            if name == "next":
+                out = set()
+                for x in ordered(inner):
+                    out |= ev.elements_of(x, depth + 1)
+                return out
+            tname = "list" if name in ("sorted", "reversed", "iter") else name
+            return {(BUILTIN_INST, tname), (ELEMENTS, scope, a)}
+        if name == "getattr" and args:
+            parts = split_top(args, (",",))
+            if len(parts) >= 2:
+                attr = string_value(parts[1])
+                if attr:
+                    obj = set(ev.eval_text(scope, parts[0], depth=depth + 1)[0])
+                    out = set()
+                    for o in ordered(obj):
+                        out |= ev.member(o, attr, depth + 1)[0]
+                    return out
+            return set()
+        if name in PY_BUILTIN_TYPES:
+            return {(BUILTIN_INST, name)}
+        return set()
+
+    def call_external(self, ev, name, args, scope, depth):
+        if name in ("functools.partial", "functools.wraps"):
+            a = first_arg(args)
+            if a and name == "functools.partial":
+                return set(ev.eval_text(scope, a, depth=depth + 1)[0])
+            return set()
+        return super().call_external(ev, name, args, scope, depth)
+
+    def constructor(self, ev, cls):
+        r = ev.mro_lookup(cls, "__init__")
+        return r[1] if r is not None and r[0] == SYM else None
+
+    def declared_return(self, ev, fn):
+        sig = ev.m.sig.get(fn) or ""
+        if "->" in sig:
+            return declared_type(sig.rsplit("->", 1)[1].strip().rstrip(":").strip("'\""))
+        return None
+
+    def declared_field_type(self, ev, fid):
+        return annotated_type(ev.m.sig.get(fid))
+
+    # ---------------------------------------------------------------- parameters
+    def params(self, sig):
+        return py_params(sig)
+
+    def special_param(self, ev, fn, name, depth):
+        """The first parameter of a method: the instance, or the class (`cls`)."""
+        m = ev.m
+        if m.kind.get(fn) != "method" or fn in m.static:
+            return None
+        ps = ev.params(fn)
+        if not ps or ps[0].name != name:
+            return None
+        cls = m.enclosing_class(fn)
+        if cls is None:
+            return None
+        if fn in m.classmeth or m.name[fn] in ("__new__", "__init_subclass__", "__class_getitem__"):
+            return frozenset({(SYM, cls)}), "self"
+        return frozenset({(INST, cls)}), "self"
+
+    def decorator_flows(self, ev, fn):
+        """`@d` / `@f(...)` pass the decorated function to `d` / to what `f(...)` returns
+        (looked up by `d`'s or `f`'s name)."""
+        m = ev.m
+        flows = m.ext.get("python.decorator_flows")
+        if flows is None:
+            flows = m.ext["python.decorator_flows"] = defaultdict(list)
+            for sid, decos in m.decos.items():
+                if m.fam.get(sid) != "python" or m.kind.get(sid) not in FUNCTION_KINDS | CLASS_KINDS:
+                    continue
+                scope = m.ns(m.parent.get(sid))
+                for dec in decos:
+                    text = dec.lstrip("@").strip()
+                    base = text.split("(", 1)[0]
+                    if _keeps_function(base) and not _repo_named(m, base):
+                        continue
+                    row = (scope, "arg", "<decorator>#0", text, "decorator", sid, m.line.get(sid))
+                    flows[base.rsplit(".", 1)[-1]].append(row)
+        keys = [m.name[fn]]
+        outer = m.ns(m.parent.get(fn))
+        if outer is not None and m.kind.get(outer) in FUNCTION_KINDS:
+            keys.append(m.name[outer])
+        cls = m.enclosing_class(fn)
+        if cls is not None and m.name[fn] == "__init__":
+            keys.append(m.name[cls])
+        out = []
+        for k in keys:
+            ev.read_name("g:" + k)
+            out.extend(flows.get(k, ()))
+        return out

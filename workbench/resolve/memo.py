@@ -1,0 +1,151 @@
+"""Memoised evaluation with cycle cuts, and what each result depends on.
+
+A value that depends on itself (mutual recursion, `x = f(x)`, a parameter whose argument
+is the function's own result) is cut: the inner occurrence counts as empty. Nesting
+deeper than `max_depth` counts as empty too. Such results depend on where evaluation
+entered the cycle, or how deep it was, so they are kept apart:
+
+* a *clean* result - its evaluation met no cut at or below its own key and no depth
+  limit, used no kept-apart result, and the key is on no cycle - is the same whatever
+  asks for it, wherever it is asked: it is memoised for the whole run, with the depth
+  its evaluation reached;
+* any other result is memoised only for the current *unit* (`begin_unit`): the
+  resolver's unit is one file.
+
+So the edges of a file get the same values whether every file is resolved or only that
+one (an incremental run), and in whatever order the files are taken: a clean result is
+used only where evaluating it again would give the same value (Tarjan's lowlinks over the
+stack of keys being computed tell which results are clean).
+
+Every result also carries what it read: a bit set of files (`bit_of`: symbol id -> the
+bit of its file) and a set of name tokens (global indexes looked up by name, see
+`workbench.resolve.deps`). `end_unit` returns everything the unit's evaluations read,
+clean results they reused included: an incremental run redoes a file when one of these
+changed.
+"""
+from __future__ import annotations
+
+
+class Memo:
+    """Results by key, the stack of keys being computed, and the current unit's reads."""
+
+    __slots__ = ("clean", "local", "max_depth", "bit_of", "_pos", "_frames", "_files", "_names")
+
+    def __init__(self, max_depth: int, bit_of: dict | None = None):
+        self.clean: dict = {}            # key -> (result, depth reached below its own, files, names)
+        self.local: dict = {}            # key -> result, for the current unit
+        self.max_depth = max_depth
+        self.bit_of = bit_of if bit_of is not None else {}
+        self._pos: dict = {}             # key being computed -> its stack position
+        # per stack position: [lowest position a cut reached, tainted, cut here, deepest
+        # depth, files read (bits), names read (set or None)]
+        self._frames: list = []
+        self._files = 0                  # what the current unit read
+        self._names: set = set()
+
+    # ---------------------------------------------------------------- units and reads
+    def begin_unit(self) -> None:
+        """Forget the results that depend on the order of evaluation (a new file)."""
+        self.local.clear()
+        self._files = 0
+        self._names = set()
+
+    def end_unit(self) -> tuple[int, set]:
+        """(file bits, name tokens) the unit read since `begin_unit`."""
+        return self._files, self._names
+
+    def read(self, sid) -> None:
+        """The current evaluation read data of symbol `sid` (its file)."""
+        b = self.bit_of.get(sid)
+        if b:
+            if self._frames:
+                self._frames[-1][4] |= b
+            else:
+                self._files |= b
+
+    def read_name(self, token: str) -> None:
+        """The current evaluation looked `token` up in a global index."""
+        if self._frames:
+            top = self._frames[-1]
+            if top[5] is None:
+                top[5] = {token}
+            else:
+                top[5].add(token)
+        else:
+            self._names.add(token)
+
+    def _merge(self, files: int, names) -> None:
+        if self._frames:
+            top = self._frames[-1]
+            top[4] |= files
+            if names:
+                if top[5] is None:
+                    top[5] = set(names)
+                else:
+                    top[5] |= names
+        else:
+            self._files |= files
+            if names:
+                self._names |= names
+
+    # ---------------------------------------------------------------- evaluation
+    def __call__(self, key, depth: int | None, limited: bool, empty, fn, *args):
+        """`fn(*args)` memoised under `key` (whose first int is the symbol it is about).
+
+        `depth` is the nesting depth the call is made at (None: the evaluation starts
+        again at depth 0); with `limited`, beyond `max_depth` the key counts as `empty`,
+        which is also its value in a cycle."""
+        frames = self._frames
+        got = self.local.get(key)
+        if got is not None:
+            if frames:
+                frames[-1][1] = True
+            return got
+        got = self.clean.get(key)
+        if got is not None:
+            if depth is None:
+                self._merge(got[2], got[3])
+                return got[0]
+            deepest = depth + got[1]
+            if deepest <= self.max_depth:
+                if frames and deepest > frames[-1][3]:
+                    frames[-1][3] = deepest
+                self._merge(got[2], got[3])
+                return got[0]
+        pos = self._pos.get(key)
+        if pos is not None:              # a cycle: `key` is being computed
+            top = frames[-1]
+            if pos < top[0]:
+                top[0] = pos
+            frames[pos][2] = True
+            return empty
+        if limited and depth > self.max_depth:
+            if frames:
+                frames[-1][1] = True
+            return empty
+        pos = len(frames)
+        base = depth if depth is not None else 0
+        k0 = key[0]
+        frame = [pos, False, False, base, self.bit_of.get(k0 if k0.__class__ is int else key[1], 0), None]
+        self._pos[key] = pos
+        frames.append(frame)
+        try:
+            res = fn(*args)
+        finally:
+            del self._pos[key]
+            frames.pop()
+        low, tainted, cut_here, deepest, files, names = frame
+        if frames:
+            parent = frames[-1]
+            if low < parent[0]:
+                parent[0] = low
+            if tainted:
+                parent[1] = True
+            if depth is not None and deepest > parent[3]:
+                parent[3] = deepest
+        self._merge(files, names)
+        if low < pos or tainted or cut_here:
+            self.local[key] = res
+        else:
+            self.clean[key] = (res, deepest - base, files, frozenset(names) if names else None)
+        return res

@@ -1,0 +1,295 @@
+"""The resolver's model: what resolution reads from the tables, as Python indexes.
+
+Symbols, modules, imports and written bases are loaded once; bindings (`bindings` table:
+assignments, arguments, returns, ...) are grouped by scope, all at once in full runs or
+per file as evaluation reaches them in incremental runs. Each language family adds its
+own indexes (`Language.prepare`), kept in `Model.ext`.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+
+from .. import store
+from .kinds import CALL_TARGET_KINDS, CLASS_KINDS, NAMESPACE_KINDS
+from .lang import FAMILIES, family_of, rules_of
+from .values import set_rank
+
+
+def cols(con, sql: str, params=None) -> dict[str, list]:
+    """A query's result as lists by column name (through Arrow)."""
+    tbl = con.sql(sql, params=params).to_arrow_table() if params is not None else con.sql(sql).to_arrow_table()
+    return {name: tbl.column(name).to_pylist() for name in tbl.column_names}
+
+
+class Model:
+    """Everything resolution needs, loaded once: symbols, modules, imports, bindings."""
+
+    def __init__(self, con, bulk_bindings: bool = True):
+        self.con = con
+        f = cols(con, "SELECT file_id, path, language, module FROM files WHERE status <> 'skipped'")
+        self.file_lang = dict(zip(f["path"], f["language"]))
+        self.paths = set(f["path"])
+        s = cols(con, """SELECT symbol_id, path, language, kind, name, qualname, parent_id, signature,
+                                decorators, start_line, is_declaration FROM symbols
+                          ORDER BY path, symbol_id""")
+        # the order of a fresh index whatever ids an incremental run gave (`values.ordered`)
+        set_rank({sid: i for i, sid in enumerate(s["symbol_id"])})
+        self.kind = dict(zip(s["symbol_id"], s["kind"]))
+        self.name = dict(zip(s["symbol_id"], s["name"]))
+        self.qual = dict(zip(s["symbol_id"], s["qualname"]))
+        self.parent = dict(zip(s["symbol_id"], s["parent_id"]))
+        self.path = dict(zip(s["symbol_id"], s["path"]))
+        self.lang = dict(zip(s["symbol_id"], s["language"]))
+        self.sig = dict(zip(s["symbol_id"], s["signature"]))
+        self.decos = {i: d for i, d in zip(s["symbol_id"], s["decorators"]) if d}
+        self.line = dict(zip(s["symbol_id"], s["start_line"]))
+        self.declarations = {i for i, d in zip(s["symbol_id"], s["is_declaration"]) if d}
+        self.fam = {i: family_of(lang) for i, lang in zip(s["symbol_id"], s["language"])}
+        # every file a bit, every symbol its file's bit (what an evaluation read: `memo`)
+        self.file_index = {p: i for i, p in enumerate(sorted(self.paths))}
+        bits = {p: 1 << i for p, i in self.file_index.items()}
+        self.bit_of = {i: bits.get(p, 0) for i, p in zip(s["symbol_id"], s["path"])}
+        self.static: set[int] = set()               # static methods (`@staticmethod`)
+        self.classmeth: set[int] = set()            # class methods (`@classmethod`)
+        self.prop: set[int] = set()                 # properties (`@property` and friends)
+        self.ext: dict = {}                         # each family's own indexes (`Language.prepare`)
+        self.children: dict[int, dict[str, list[int]]] = defaultdict(dict)
+        self.file_module: dict[str, int] = {}
+        self.by_name: dict[tuple[str, str], list[int]] = defaultdict(list)
+        self.by_qual: dict[str, list[int]] = defaultdict(list)
+        self.type_parts: list[int] = []             # parts of a type, not names (Rust `impl` blocks)
+        part_kinds = {fam: rules.type_part_kinds for fam, rules in FAMILIES.items() if rules.type_part_kinds}
+        for i, k, n, p, path, lang, q in zip(s["symbol_id"], s["kind"], s["name"], s["parent_id"],
+                                             s["path"], s["language"], s["qualname"]):
+            if p is None:
+                if k == "module":
+                    self.file_module[path] = i
+                continue
+            self.by_qual[q].append(i)
+            fam = family_of(lang)
+            if k in part_kinds.get(fam, ()):
+                self.type_parts.append(i)
+                continue
+            self.children[p].setdefault(n, []).append(i)
+            if k in CALL_TARGET_KINDS:
+                self.by_name[(fam, n)].append(i)
+        for rules in FAMILIES.values():
+            rules.prepare(self)
+        self.fallback_cache: dict[tuple, tuple] = {}   # (family, name|attr, name) -> guess by name
+        # imports
+        imp = cols(con, """SELECT rowid AS rid, path, src_id, module, name, alias, line, resolved_path
+                           FROM imports""")
+        self.imports = [dict(zip(imp.keys(), row)) for row in zip(*imp.values())] if imp else []
+        self.imports_by_scope: dict[int, dict[str, list[dict]]] = defaultdict(dict)
+        self.star_imports: dict[int, list[dict]] = defaultdict(list)
+        for row in self.imports:
+            fam = family_of(self.file_lang.get(row["path"]))
+            row["family"] = fam
+            scope = self.ns(row["src_id"]) if row["src_id"] is not None else self.file_module.get(row["path"])
+            row["scope"] = scope
+            for bound in rules_of(fam).bound_names(row):
+                if bound == "*":
+                    self.star_imports[scope].append(row)
+                else:
+                    self.imports_by_scope[scope].setdefault(bound, []).append(row)
+        # inherits / implements (all of them: MRO crosses files)
+        inh = cols(con, """SELECT src_id, dst_name, kind FROM edges
+                           WHERE kind IN ('inherits', 'implements') ORDER BY path, edge_id""")
+        self.bases_written: dict[int, list[str]] = defaultdict(list)
+        self.subclasses_written: dict[str, list[int]] = defaultdict(list)
+        for src, dst, k in zip(inh["src_id"], inh["dst_name"], inh["kind"]):
+            self.bases_written[src].append(dst)
+            self.subclasses_written[dst.rsplit(".", 1)[-1]].append(src)
+        for rules in FAMILIES.values():
+            rules.prepare_bases(self)
+        # bindings: by scope, loaded per file on demand (or all at once)
+        self._bind_loaded = False
+        self.binds: dict[int, dict[str, list[tuple]]] = defaultdict(dict)   # scope -> name -> rows
+        self.returns: dict[int, list[tuple]] = defaultdict(list)            # scope -> rows
+        self.yields: dict[int, list[tuple]] = defaultdict(list)
+        self.elements: dict[int, dict[str, list[tuple]]] = defaultdict(dict)
+        self.attr_binds: dict[int, list[tuple]] = defaultdict(list)         # scope -> (target, row)
+        self.exports: dict[int, dict[str, list[tuple]]] = defaultdict(dict)  # module -> name -> rows
+        self.receivers: dict[tuple, list[str]] = {}     # (scope, line, method) -> receiver texts
+        self.args_by_callee: dict[str, list[tuple]] = defaultdict(list)
+        self.lazy = not bulk_bindings     # incremental: bindings per file, arguments per callee
+        self._lazy_tbl = None
+        self._lazy_paths: dict[str, tuple[int, int]] = {}
+        self._lazy_keys: dict[str, tuple[int, int]] = {}
+        self._lazy_key_idx = None
+        self._lazy_loaded: set[str] = set()
+        if bulk_bindings:
+            self._load_bindings()
+
+    # ------------------------------------------------------------ small helpers
+    def ns(self, sid: int | None) -> int | None:
+        """The namespace a symbol's code runs in: itself, or its nearest namespace ancestor."""
+        k = self.kind
+        while sid is not None and k.get(sid) not in NAMESPACE_KINDS:
+            sid = self.parent.get(sid)
+        return sid
+
+    def family(self, sid: int) -> str:
+        return self.fam.get(sid)
+
+    def module_of(self, sid: int) -> int | None:
+        return self.file_module.get(self.path.get(sid))
+
+    def enclosing_class(self, sid: int | None) -> int | None:
+        while sid is not None:
+            if self.kind.get(sid) in CLASS_KINDS:
+                return sid
+            sid = self.parent.get(sid)
+        return None
+
+    # ------------------------------------------------------------ bindings
+    def ensure_bindings(self, path: str | None) -> None:
+        """The bindings of `path`: all of them once, in bulk (see `_load_bindings`), or in
+        incremental runs only those of the files evaluation reaches (`_load_path`)."""
+        if self._bind_loaded:
+            return
+        if not self.lazy:
+            self._load_bindings()
+        elif path is not None and path not in self._lazy_loaded:
+            self._load_path(path)
+
+    # the callee's last name, computed by DuckDB (`self.items.append#0` -> `append`)
+    _CALLEE_KEY = ("CASE WHEN kind = 'arg' THEN regexp_extract(name, "
+                   "'([A-Za-z_$][A-Za-z0-9_$]*)[^A-Za-z0-9_$#]*#[^#]*$', 1) END")
+
+    def _load_bindings(self) -> None:
+        """All bindings, grouped by scope (one query; ~0.5 s for the standard library)."""
+        if self._bind_loaded:
+            return
+        rows = cols(self.con, f"""SELECT src_id, kind, name, value, value_type, value_id, line,
+                                         {self._CALLEE_KEY} AS callee_key
+                                  FROM bindings ORDER BY path, line, rowid""")
+        self._bind_loaded = True
+        self.args_by_callee = defaultdict(list)
+        if not rows:
+            return
+        self._add_rows(rows["src_id"], rows["kind"], rows["name"], rows["value"], rows["value_type"],
+                       rows["value_id"], rows["line"], rows["callee_key"])
+
+    def _add_rows(self, srcs, kinds, names, values, vtypes, vids, lines, keys) -> None:
+        """Group bindings rows (in `path, line` order) by scope; `arg` rows by callee key."""
+        ns_cache: dict = {}
+        ns = self.ns
+        binds, elements, returns, yields = self.binds, self.elements, self.returns, self.yields
+        args = self.args_by_callee
+        for src, kind, name, value, vtype, vid, line, key in zip(
+                srcs, kinds, names, values, vtypes, vids, lines, keys):
+            scope = ns_cache.get(src, -1)
+            if scope == -1:
+                scope = ns_cache[src] = ns(src)
+            if scope is None:
+                continue
+            row = (scope, kind, name, value, vtype, vid, line)
+            if kind == "arg":
+                if key:
+                    args[key].append(row)
+            elif kind in ("assign", "iter", "with", "declare", "param"):
+                if name is None:
+                    continue
+                if kind == "assign" and "." in name:
+                    head, _, rest = name.partition(".")
+                    self.attr_binds[scope].append((head, rest, row))
+                    if head in ("module", "exports") and self.kind.get(scope) == "module":
+                        key2 = rest[len("exports."):] if rest.startswith("exports.") else rest
+                        if rest == "exports":
+                            key2 = "default"
+                        self.exports[scope].setdefault(key2, []).append(row)
+                    continue
+                binds[scope].setdefault(name, []).append(row)
+            elif kind == "unpack":
+                if name:
+                    binds[scope].setdefault(name.rpartition("#")[0], []).append(row)
+            elif kind == "element":
+                if name:
+                    elements[scope].setdefault(name, []).append(row)
+            elif kind == "return":
+                returns[scope].append(row)
+            elif kind == "yield":
+                yields[scope].append(row)
+            elif kind == "export_default":
+                self.exports[scope].setdefault("default", []).append(row)
+            elif kind == "export":
+                self.exports[scope].setdefault(name or value, []).append(row)
+            elif kind == "receiver" and name:
+                self.receivers.setdefault((scope, line, name), []).append(value)
+
+    def arg_rows(self, callee_name: str) -> list[tuple]:
+        """Argument bindings of calls whose callee's last name is `callee_name`."""
+        if self.lazy and not self._bind_loaded:
+            got = self.args_by_callee.get(callee_name)
+            if got is None:
+                got = self.args_by_callee[callee_name] = self._load_args(callee_name)
+            return got
+        self.ensure_bindings(None)
+        return self.args_by_callee.get(callee_name, ())
+
+    # ------------------------------------------------------------ incremental: lazy bindings
+    # The bulk query itself, kept as Arrow (no Python objects yet) and indexed by path and by
+    # callee key: a file's rows (or a callee's argument rows) become tuples only when
+    # evaluation reaches them, in exactly the order the bulk load would give them.
+    def _lazy_index(self):
+        if self._lazy_tbl is not None:
+            return self._lazy_tbl
+        import pyarrow.compute as pc
+        tbl = self.con.sql(f"""SELECT src_id, kind, name, value, value_type, value_id, line,
+                                      {self._CALLEE_KEY} AS callee_key
+                               FROM bindings ORDER BY path, line, rowid""").to_arrow_table().combine_chunks()
+        self._lazy_tbl = tbl
+        if tbl.num_rows == 0:
+            return tbl
+        start = 0                   # rows are sorted by path: one range per path
+        for path, n in store.run(self.con, "SELECT path, count(*) FROM bindings GROUP BY path ORDER BY path"):
+            self._lazy_paths[path] = (start, start + n)
+            start += n
+        if start != tbl.num_rows:   # changed under us: fall back to the bulk load
+            self.lazy = False
+            self._load_bindings()
+            return tbl
+        key = tbl.column("callee_key").chunk(0)
+        sel = pc.indices_nonzero(pc.fill_null(pc.not_equal(key, ""), False))
+        keys = key.take(sel)
+        order = pc.sort_indices(keys)                 # stable: bulk order within a key
+        self._lazy_key_idx = sel.take(order)
+        kruns = pc.run_end_encode(keys.take(order))
+        start = 0
+        for k, end in zip(kruns.values.to_pylist(), kruns.run_ends.to_pylist()):
+            self._lazy_keys[k] = (start, end)
+            start = end
+        return tbl
+
+    def _load_path(self, path: str) -> None:
+        self._lazy_loaded.add(path)
+        self._lazy_index()
+        rng = self._lazy_paths.get(path)
+        if rng is None or self._bind_loaded:
+            return
+        t = self._lazy_tbl.slice(rng[0], rng[1] - rng[0])
+        c = {n: t.column(n).to_pylist() for n in t.column_names}
+        keep = [i for i, k in enumerate(c["kind"]) if k != "arg"]   # arguments: `_load_args`
+        if len(keep) != len(c["kind"]):
+            c = {n: [v[i] for i in keep] for n, v in c.items()}
+        self._add_rows(c["src_id"], c["kind"], c["name"], c["value"], c["value_type"],
+                       c["value_id"], c["line"], [None] * len(keep))
+
+    def _load_args(self, callee_name: str) -> list[tuple]:
+        self._lazy_index()
+        if self._bind_loaded:
+            return self.args_by_callee.get(callee_name, [])
+        rng = self._lazy_keys.get(callee_name)
+        if rng is None:
+            return []
+        t = self._lazy_tbl.take(self._lazy_key_idx.slice(rng[0], rng[1] - rng[0]))
+        c = {n: t.column(n).to_pylist() for n in t.column_names}
+        out = []
+        ns = self.ns
+        for src, kind, name, value, vtype, vid, line in zip(
+                c["src_id"], c["kind"], c["name"], c["value"], c["value_type"], c["value_id"], c["line"]):
+            scope = ns(src)
+            if scope is not None:
+                out.append((scope, kind, name, value, vtype, vid, line))
+        return out

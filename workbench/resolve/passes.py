@@ -1,0 +1,385 @@
+"""The passes that read edges, evaluate them and write the results back.
+
+`resolve_edges(con, changed_paths)` fills `edges.dst_id`, `dst_qualname`, `resolution`
+and `candidates`, `imports.resolved_path` and `call_candidates`. Resolution works on the
+whole set at once: the needed columns are loaded into a `Model`, every edge is evaluated
+by a `Resolver`, and only changed rows are written back with one `UPDATE ... FROM` over an
+Arrow table.
+
+Incremental runs (`changed_paths` given) re-resolve the edges of the changed files, the
+edges that pointed into them (their `dst_id` no longer exists, or a candidate vanished),
+and the edges whose target name or class hierarchy the change may affect. They turn
+bindings into Python objects only for the files evaluation reaches (argument rows: only
+for the callee names it asks about), from the same bulk query kept as Arrow, and rebuild
+`call_candidates` only for the edges they touched (plus rows a change made stale).
+"""
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+import pyarrow as pa
+
+from .. import store
+from ..gcpause import gc_paused
+from ..versions import resolver_version
+from .evaluate import Resolver
+from .exprs import alternatives, parse_chain
+from .kinds import CLASS_KINDS
+from . import deps
+from .lang import rules_of
+from .model import Model, cols
+from .values import BOUND, BUILTIN, EXT, INST, MODULE, SYM, ordered, rank_of
+
+RESOLVER_VERSION = resolver_version()      # a database resolved by other code is resolved again in full
+RESOLUTIONS = ("local", "self", "super", "import", "alias", "reexport", "inferred",
+               "name-unique", "ambiguous", "builtin", "external", "unresolved")
+MAX_CANDIDATES = 25
+
+
+@dataclass
+class ResolveStats:
+    edges: int = 0                  # edges evaluated
+    updated: int = 0                # rows written back
+    files: int = 0                  # source files whose edges were evaluated
+    full: bool = True
+    seconds: float = 0.0
+    by_resolution: dict = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        kinds = ", ".join(f"{k} {v}" for k, v in sorted(self.by_resolution.items(), key=lambda kv: -kv[1]))
+        return (f"resolved {self.edges} edges of {self.files} files "
+                f"({'full' if self.full else 'incremental'}) in {self.seconds:.2f}s, "
+                f"{self.updated} rows updated: {kinds}")
+
+
+# ====================================================================== driving
+
+def _target_row(m: Model, targets: list, how: str, fam: str, name: str, res: Resolver):
+    """(dst_id, dst_qualname, resolution, candidates) for the targets of one edge."""
+    syms = [t[1] for t in targets if t[0] == SYM]
+    others = [t for t in targets if t[0] != SYM]
+    if len(syms) == 1 and not others:
+        sid = syms[0]
+        if how in ("builtin", "external", "unresolved", "name-unique", "ambiguous"):
+            how = "inferred"
+        return sid, m.qual[sid], how, None
+    if len(targets) > 1:
+        quals = sorted({m.qual[s] for s in syms}) + sorted({t[1] for t in others})
+        if len(quals) == 1 and syms:    # one name defined twice (`if`/`else`, a redefinition):
+            return max(syms, key=rank_of), quals[0], how, None   # the later definition, as at run time
+        if not syms:      # outside the repository for sure; which one is not evident
+            kind = "builtin" if all(t[0] == BUILTIN for t in others) else "external"
+            return None, None, kind, _cap(quals)
+        return None, None, "ambiguous", _cap(quals)
+    if others:
+        t = others[0]
+        return None, t[1], "builtin" if t[0] == BUILTIN else "external", None
+    return None, None, "unresolved", None
+
+
+def _cap(quals: list[str]) -> list[str]:
+    if len(quals) <= MAX_CANDIDATES:
+        return quals
+    return quals[:MAX_CANDIDATES] + [f"... {len(quals) - MAX_CANDIDATES} more"]
+
+
+def _import_bound(m: Model, scope: int | None, name: str) -> bool:
+    """Whether `name` is bound by an import in `scope` or an enclosing scope."""
+    while scope is not None:
+        if name in m.imports_by_scope.get(scope, {}):
+            return True
+        scope = m.ns(m.parent.get(scope))
+    return False
+
+
+def _fallback(m: Model, res: Resolver, fam: str, text: str, src_id: int):
+    """Name-based candidates when evaluation found nothing: (dst_id, qual, resolution, cands).
+
+    Not for names an import binds: an import that does not resolve (a missing module or
+    name) makes the call unresolved, never a guess among same-named definitions."""
+    parsed = parse_chain(text)
+    if parsed is None:
+        return None, None, "unresolved", None
+    steps = parsed[0]
+    if steps[0][0] == "name" and _import_bound(m, m.ns(src_id), steps[0][1]):
+        return None, None, "unresolved", None
+    last = steps[-1]
+    if last[0] not in ("name", "attr") or len(alternatives(text)) > 1:
+        return None, None, "unresolved", None
+    if last[0] == "name" and rules_of(fam).unbound_names_raise:
+        return None, None, "unresolved", None   # an unbound bare name: NameError, not a guess
+    res.read_name(f"b:{fam}:{last[1]}")
+    key = (fam, last[0], last[1])               # from here on the answer depends on the name only
+    got = m.fallback_cache.get(key)
+    if got is None:
+        got = m.fallback_cache[key] = _name_candidates(m, fam, last[0], last[1])
+    return got
+
+
+def _name_candidates(m: Model, fam: str, how: str, name: str):
+    cands = m.by_name.get((fam, name), ())
+    if how == "attr":
+        cands = [c for c in cands if m.kind.get(c) in ("method", "function", "constructor", "class")]
+    else:
+        methods_too = rules_of(fam).bare_names_reach_methods
+        cands = [c for c in cands if methods_too or m.kind.get(c) != "method"]
+    if not cands:
+        return None, None, "unresolved", None
+    if len(cands) == 1:
+        return cands[0], m.qual[cands[0]], "name-unique", None
+    return None, None, "ambiguous", _cap(sorted({m.qual[c] for c in cands}))
+
+
+def _import_target_text(module: str | None, name: str | None) -> str:
+    target = module or ""
+    if name:
+        sep = "" if target.endswith(".") or not target else "."
+        target = f"{target}{sep}{name}"
+    return target[:200]
+
+
+def resolve_edges(con, changed_paths=None, *, full: bool | None = None,
+                  progress: bool = False) -> ResolveStats:
+    """Resolve calls/imports/inherits/implements edges and imports.resolved_path.
+
+    `changed_paths=None` (or a database never resolved by this version) resolves
+    everything; a list of changed/added/removed paths resolves only what they can affect;
+    an empty list does nothing. `progress` shows a bar (tqdm.auto) when there are more
+    than `PROGRESS_MIN_EDGES` edges to evaluate.
+    """
+    with gc_paused():                 # millions of small tuples, no cycles: skip the collector
+        return _resolve_edges(con, changed_paths, full, progress)
+
+
+PROGRESS_MIN_EDGES = 20_000
+
+
+def _resolve_edges(con, changed_paths, full, progress: bool = False) -> ResolveStats:
+    t0 = time.perf_counter()
+    stats = ResolveStats()
+    version = store.get_meta(con, "resolver_version")
+    if full is None:
+        full = (changed_paths is None or version != RESOLVER_VERSION
+                or deps.needs_full(con, list(changed_paths)))
+    if not full and not changed_paths:
+        stats.full = False
+        stats.seconds = time.perf_counter() - t0
+        return stats
+    stats.full = full
+    model = Model(con, bulk_bindings=full)
+    scope_paths = None if full else deps.affected(con, model, list(changed_paths))
+    res = Resolver(model)
+    rows, imp_rows, reads = _resolve_set(con, model, res, scope_paths, progress)
+    stats.files = len(reads)
+    stats.edges = len(rows)
+    stats.updated = _write_back(con, rows, imp_rows)
+    if full:
+        _write_candidates(con)
+    else:
+        _write_candidates(con, [r[0] for r in rows], sorted(changed_paths))
+    deps.write(con, model, reads, full)
+    for r in rows:
+        stats.by_resolution[r[7]] = stats.by_resolution.get(r[7], 0) + 1
+    store.set_meta(con, resolver_version=RESOLVER_VERSION)
+    stats.seconds = time.perf_counter() - t0
+    return stats
+
+
+def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None, progress: bool = False):
+    """Evaluate the edges and imports rows of `scope_paths` (None: every file), one file
+    at a time (a unit of evaluation, see `memo`): its imports rows first (matched to its
+    `imports` edges by line and text), then its edges in order. Returns the new edge
+    rows, the imports rows, and what each file's evaluation read."""
+    sql = """SELECT edge_id, src_id, kind, dst_name, path, line, dst_id, dst_qualname, resolution,
+                    candidates FROM edges WHERE kind IN ('calls', 'imports', 'inherits', 'implements')"""
+    if scope_paths is None:
+        e = cols(con, sql + " ORDER BY path, edge_id")
+        paths = sorted(m.paths)
+    else:
+        e = cols(con, sql + " AND path IN (SELECT unnest(?::VARCHAR[])) ORDER BY path, edge_id",
+                 [sorted(scope_paths)])
+        paths = sorted(scope_paths & m.paths)
+    imports_of: dict[str, list[dict]] = defaultdict(list)
+    for row in m.imports:
+        if scope_paths is None or row["path"] in scope_paths:
+            imports_of[row["path"]].append(row)
+    spans: dict[str, tuple[int, int]] = {}
+    epaths = e["path"]
+    start = 0
+    for i in range(1, len(epaths) + 1):
+        if i == len(epaths) or epaths[i] != epaths[start]:
+            spans[epaths[start]] = (start, i)
+            start = i
+    out, imp_rows, reads = [], [], {}
+    bar = None
+    total = len(epaths)
+    if progress and total > PROGRESS_MIN_EDGES:
+        from tqdm.auto import tqdm
+        bar = tqdm(total=total, desc="resolving", unit="edge", unit_scale=True, leave=False)
+    cols_ = (e["edge_id"], e["src_id"], e["kind"], e["dst_name"], e["line"], e["dst_id"],
+             e["dst_qualname"], e["resolution"], e["candidates"])
+    for path in paths:
+        res.memo.begin_unit()
+        imp_edge: dict[tuple, tuple] = {}
+        for row in imports_of.get(path, ()):
+            vals, how, rpath = resolve_import(res, row)
+            imp_rows.append((row["rid"], rpath, row["resolved_path"]))
+            imp_edge[(row["line"], _import_target_text(row["module"], row["name"]))] = (vals, how)
+        a, b = spans.get(path, (0, 0))
+        for eid, src, kind, dst_name, line, old_id, old_q, old_res, old_c in zip(*(c[a:b] for c in cols_)):
+            out.append((eid, old_id, old_q, old_res, old_c) + _resolve_edge(m, res, src, kind, dst_name, line, imp_edge))
+        reads[path] = res.memo.end_unit()
+        if bar is not None:
+            bar.update(b - a)
+    if bar is not None:
+        bar.close()
+    return out, imp_rows, reads
+
+
+def _resolve_edge(m: Model, res: Resolver, src, kind: str, dst_name: str, line, imp_edge: dict):
+    """(dst_id, dst_qualname, resolution, candidates) of one edge."""
+    fam = m.fam.get(src) if src in m.kind else None
+    if fam is None:
+        return None, None, "unresolved", None
+    if kind == "imports":
+        got = imp_edge.get((line, dst_name))
+        if got is None:
+            return None, None, "unresolved", None
+        return _import_edge_row(m, res, *got)
+    if kind in ("inherits", "implements"):
+        vals, how = res.resolve_base(src, dst_name)
+        new = _target_row(m, list(ordered(vals)), how, fam, dst_name, res)
+        if new[2] == "unresolved":
+            new = _fallback_class(m, res, fam, dst_name)
+        return new
+    try:
+        targets, how = res.resolve_call(src, dst_name, line)
+    except RecursionError:
+        targets, how = [], "unresolved"
+    if targets:
+        return _target_row(m, targets, how, fam, dst_name, res)
+    if how == "known-receiver":
+        return None, None, "unresolved", None
+    return _fallback(m, res, fam, res.callee_text(src, dst_name, line), src)
+
+
+def _fallback_class(m: Model, res: Resolver, fam: str, text: str):
+    name = text.split("<", 1)[0].strip().rsplit(".", 1)[-1]
+    res.read_name(f"b:{fam}:{name}")
+    cands = [c for c in m.by_name.get((fam, name), ()) if m.kind.get(c) in CLASS_KINDS]
+    if not cands:
+        cands = [c for c in m.by_qual.get(text, ()) if m.kind.get(c) in CLASS_KINDS]
+    if len(cands) == 1:
+        return cands[0], m.qual[cands[0]], "name-unique", None
+    if len(cands) > 1:
+        return None, None, "ambiguous", _cap(sorted({m.qual[c] for c in cands}))
+    return None, None, "unresolved", None
+
+
+def resolve_import(res: Resolver, row: dict) -> tuple[set, str, str | None]:
+    """(values, how, resolved_path) of one imports row."""
+    return res.rules(row["family"]).resolve_import(res, row)
+
+
+def _import_edge_row(m: Model, res: Resolver, vals: set, how: str):
+    targets = []
+    for v in ordered(vals):
+        if v[0] in (SYM, BOUND, MODULE, INST):
+            targets.append((SYM, v[1]))
+        elif v[0] in (EXT, BUILTIN):
+            targets.append(v)
+    if not targets:
+        return None, None, "unresolved", None
+    syms = [t for t in targets if t[0] == SYM]
+    if len(syms) == 1:
+        return syms[0][1], m.qual[syms[0][1]], how, None
+    if len(syms) > 1:
+        return None, None, "ambiguous", _cap(sorted({m.qual[t[1]] for t in syms}))
+    t = targets[0]
+    return None, t[1], "builtin" if t[0] == BUILTIN else "external", None
+
+
+def _write_candidates(con, edge_ids: list[int] | None = None, changed: list[str] | None = None) -> None:
+    """Rebuild `call_candidates` (one row per candidate of an ambiguous edge, with the
+    candidate's symbol id) from `edges.candidates`: one set-wise statement, so it never
+    drifts from the edges or from re-created symbols.
+
+    Incremental runs (`edge_ids`: the edges just re-resolved, `changed`: the changed
+    paths) rebuild the rows of those edges only, plus the rows a change can make wrong
+    elsewhere: rows of edges that are gone, rows whose symbol is gone, and rows naming a
+    qualname defined in a changed file. The result is the same as a full rebuild."""
+    if edge_ids is None:
+        store.run(con, "DELETE FROM call_candidates")
+        store.run(con, """
+            INSERT INTO call_candidates
+            SELECT c.edge_id, c.q, s.symbol_id
+            FROM (SELECT edge_id, unnest(candidates) AS q FROM edges WHERE candidates IS NOT NULL) c
+            LEFT JOIN symbols s ON s.qualname = c.q""")
+        return
+    name = f"_wb_cand_edges_{time.monotonic_ns()}"
+    redo = f"_wb_cand_redo_{time.monotonic_ns()}"
+    con.register(name, pa.table({"edge_id": pa.array(edge_ids, pa.int64())}))
+    try:
+        store.run(con, f"""
+            CREATE TEMP TABLE {redo} AS
+            SELECT edge_id FROM {name}
+            UNION SELECT c.edge_id FROM call_candidates c
+                  WHERE NOT EXISTS (SELECT 1 FROM edges e WHERE e.edge_id = c.edge_id)
+                     OR c.symbol_id IS NOT NULL
+                        AND NOT EXISTS (SELECT 1 FROM symbols s WHERE s.symbol_id = c.symbol_id)
+            UNION SELECT c.edge_id FROM call_candidates c
+                  JOIN (SELECT DISTINCT qualname FROM symbols WHERE list_contains($chg, path)) q
+                    ON q.qualname = c.qualname""", {"chg": changed or []})
+    finally:
+        con.unregister(name)
+    try:
+        store.run(con, f"DELETE FROM call_candidates WHERE edge_id IN (SELECT edge_id FROM {redo})")
+        store.run(con, f"""
+            INSERT INTO call_candidates
+            SELECT c.edge_id, c.q, s.symbol_id
+            FROM (SELECT edge_id, unnest(candidates) AS q FROM edges
+                  WHERE candidates IS NOT NULL AND edge_id IN (SELECT edge_id FROM {redo})) c
+            LEFT JOIN symbols s ON s.qualname = c.q""")
+    finally:
+        store.run(con, f"DROP TABLE IF EXISTS {redo}")
+
+
+def _write_back(con, rows: list, imp_rows: list) -> int:
+    changed = [r for r in rows if (r[1], r[2], r[3], r[4] and list(r[4]) or None) !=
+               (r[5], r[6], r[7], r[8])]
+    n = 0
+    if changed:
+        tbl = pa.table({
+            "edge_id": pa.array([r[0] for r in changed], pa.int64()),
+            "dst_id": pa.array([r[5] for r in changed], pa.int64()),
+            "dst_qualname": pa.array([r[6] for r in changed], pa.string()),
+            "resolution": pa.array([r[7] for r in changed], pa.string()),
+            "candidates": pa.array([r[8] for r in changed], pa.list_(pa.string())),
+        })
+        name = f"_wb_resolved_{time.monotonic_ns()}"
+        con.register(name, tbl)
+        try:
+            store.run(con, f"""UPDATE edges SET dst_id = t.dst_id, dst_qualname = t.dst_qualname,
+                                   resolution = t.resolution, candidates = t.candidates
+                               FROM {name} t WHERE edges.edge_id = t.edge_id""")
+        finally:
+            con.unregister(name)
+        n += len(changed)
+    imp_changed = [r for r in imp_rows if r[1] != r[2]]
+    if imp_changed:
+        tbl = pa.table({"rid": pa.array([r[0] for r in imp_changed], pa.int64()),
+                        "resolved_path": pa.array([r[1] for r in imp_changed], pa.string())})
+        name = f"_wb_imports_{time.monotonic_ns()}"
+        con.register(name, tbl)
+        try:
+            store.run(con, f"""UPDATE imports SET resolved_path = t.resolved_path
+                               FROM {name} t WHERE imports.rowid = t.rid""")
+        finally:
+            con.unregister(name)
+        n += len(imp_changed)
+    return n
+
+
+__all__ = ["resolve_edges", "resolve_import", "ResolveStats", "RESOLUTIONS", "RESOLVER_VERSION"]

@@ -1,0 +1,158 @@
+"""What the evaluator computes with: values, and the parameters of a function.
+
+A value is a plain tuple whose first item is one of the tags below (tuples are hashable
+and cheap, and millions are made on a large repository); the names make the code say what
+it handles. Sets of values are walked in `ordered` order, never in hash order.
+
+=================  ====================  ==============================================
+tag                shape                 what it stands for
+=================  ====================  ==============================================
+``SYM``            (SYM, id)             a symbol: function, method, class, module, lambda,
+                                         a variable holding an object literal
+``BOUND``          (BOUND, id)           a method reached through an instance (its first
+                                         parameter is implicit)
+``INST``           (INST, id)            an instance of the class `id`
+``MODULE``         (MODULE, id)          an ES / CommonJS module object (`import * as ns`,
+                                         `require`)
+``SUPER``          (SUPER, cls, bound)   `super()` inside class `cls`
+``EXT``            (EXT, name)           something outside the repository, by dotted path
+``EXT_RESULT``     (EXT_RESULT, name)    what calling that external thing returned
+``BUILTIN``        (BUILTIN, name)       a builtin (`len`, `list.append`)
+``BUILTIN_INST``   (BUILTIN_INST, name)  an instance of a builtin type (`list`, `str`)
+``CONTAINER``      (CONTAINER, scope,    the elements stored in the container `name` of
+                   name)                 `scope` (`"<yield>"`: what a generator yields)
+``LITERAL``        (LITERAL, scope,      the elements of a literal written `text` in `scope`
+                   text)
+``ELEMENTS``       (ELEMENTS, scope,     the elements of the value of expression `text`
+                   text)                 (`list(x)`, `sorted(x)`, `iter(x)`)
+``ARGS``           (ARGS, fn, index)     `*args` of function `fn`: its positional arguments
+                                         from `index` on
+``CONTAINER_CALL`` (CONTAINER_CALL,      a method of a container value (`d.get`, `l.pop`)
+                   value, method)        not called yet
+=================  ====================  ==============================================
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .exprs import split_top
+
+
+SYM = "s"
+BOUND = "b"
+INST = "i"
+MODULE = "m"
+SUPER = "S"
+EXT = "x"
+EXT_RESULT = "xi"
+BUILTIN = "B"
+BUILTIN_INST = "Bi"
+CONTAINER = "c"
+LITERAL = "L"
+ELEMENTS = "E"
+ARGS = "A"
+CONTAINER_CALL = "CM"
+
+#: values that stand for code or a type of the repository
+REPO_CODE = frozenset({SYM, BOUND})
+#: values outside the repository, named by a dotted path
+OUTSIDE = frozenset({EXT, BUILTIN})
+#: values whose elements the evaluator can list
+CONTAINERS = frozenset({CONTAINER, LITERAL, ELEMENTS})
+
+EMPTY = frozenset()
+
+
+# symbol id -> its place in the canonical order of symbols (by path, then source order):
+# set by `Model`. Ids are not canonical: an incremental run gives an edited file new ids,
+# so walking values by id would make its edges differ from a fresh index's.
+_RANK: dict[int, int] = {}
+
+
+def set_rank(rank: dict[int, int]) -> None:
+    """Use `rank` (symbol id -> canonical place) to order values from now on."""
+    _RANK.clear()
+    _RANK.update(rank)
+
+
+def _value_key(v) -> str:
+    x = v[1] if len(v) > 1 else None
+    if x.__class__ is int:                # the symbol a value is about: by its place
+        return repr((v[0], _RANK.get(x, x)) + v[2:])
+    return repr(v)
+
+
+def ordered(vals):
+    """`vals` in a canonical order. Values are tuples holding strings, whose hashes (and so a
+    set's iteration order) change from one process to the next; evaluation that walks a
+    set in that order would enter value cycles at different points and label edges
+    differently between runs. Sorting by `repr`, with symbol ids replaced by their
+    canonical place, makes every run walk the same way, whatever ids the symbols got."""
+    if len(vals) < 2:
+        return vals
+    return sorted(vals, key=_value_key)
+
+
+def rank_of(sid: int) -> int:
+    """The canonical place of symbol `sid` (later in a file: larger)."""
+    return _RANK.get(sid, sid)
+
+
+# ====================================================================== parameters
+
+@dataclass
+class Param:
+    name: str
+    annotation: str | None = None
+    default: str | None = None
+    kind: str = "pos"                   # pos | kwonly | var | varkw
+
+
+def param_list_text(sig: str) -> str | None:
+    """The text between the parentheses of the first parameter list in `sig` (generic
+    arguments `<...>` inside it kept), or None when there is none."""
+    i = sig.find("(")
+    if i < 0:
+        return None
+    depth, j = 0, i
+    while j < len(sig):
+        if sig[j] in "([{<":
+            depth += 1
+        elif sig[j] in ")]}>":
+            depth -= 1
+            if depth == 0:
+                break
+        j += 1
+    return sig[i + 1:j]
+
+
+def param_parts(sig: str | None) -> list[str] | None:
+    """The parameters of the first parameter list in `sig` as written, one text each."""
+    inner = param_list_text(sig) if sig else None
+    if inner is None:
+        return None
+    return [p for p in (part.strip() for part in split_top(inner, (",",))) if p]
+
+
+def annotated_type(sig: str | None) -> str | None:
+    """The type a `name: Type = value` declaration (Python, TypeScript) gives its name."""
+    sig = (sig or "").split("=", 1)[0].strip().rstrip(";")
+    if ":" in sig:
+        return declared_type(sig.split(":", 1)[1])
+    return None
+
+
+def declared_type(text: str | None) -> str | None:
+    """`*pkg.Store` / `List<Foo>` / `Promise<Bar>` / `Foo[]` -> the base type name written."""
+    if not text:
+        return None
+    t = text.strip().lstrip("*&").strip()
+    t = re.sub(r"^(?:readonly|final|const)\s+", "", t)
+    m = re.match(r"(?:Promise|Optional|Observable)<(.+)>$", t)
+    if m:
+        t = m.group(1)
+    t = t.split("<", 1)[0].split("[", 1)[0].split("|", 1)[0].strip()
+    if not re.fullmatch(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*", t):
+        return None
+    return t
