@@ -136,10 +136,10 @@ def write(con, m: Model, reads: dict[str, tuple[int, set]], full: bool) -> None:
     else:
         store.run(con, "DELETE FROM resolve_deps WHERE list_contains($p, path)", {"p": paths})
     if paths:
-        tbl = pa.table({"path": pa.array(paths, pa.string()),
-                        "files": pa.array(files_col, pa.list_(pa.string())),
-                        "names": pa.array(names_col, pa.list_(pa.string())),
-                        "provides": pa.array(prov_col, pa.list_(pa.string()))})
+        tbl = pa.table({"path": store.arrow_array(paths, pa.string()),
+                        "files": store.arrow_array(files_col, pa.list_(pa.string())),
+                        "names": store.arrow_array(names_col, pa.list_(pa.string())),
+                        "provides": store.arrow_array(prov_col, pa.list_(pa.string()))})
         store.insert_columns(con, "resolve_deps", {n: tbl.column(n) for n in tbl.column_names})
 
 
