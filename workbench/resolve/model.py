@@ -154,8 +154,8 @@ class Model:
             self._load_path(path)
 
     # the callee's last name, computed by DuckDB (`self.items.append#0` -> `append`)
-    _CALLEE_KEY = ("CASE WHEN kind = 'arg' THEN regexp_extract(name, "
-                   "'([A-Za-z_$][A-Za-z0-9_$]*)[^A-Za-z0-9_$#]*#[^#]*$', 1) END")
+    _CALLEE_KEY = ("CASE WHEN kind = 'arg' THEN nullif(regexp_extract(name, "
+                   "'([A-Za-z_$][A-Za-z0-9_$]*)[^A-Za-z0-9_$#]*#[^#]*$', 1), '') END")
 
     def _load_bindings(self) -> None:
         """All bindings, grouped by scope (one query; ~0.5 s for the standard library)."""
@@ -251,7 +251,7 @@ class Model:
             self._load_bindings()
             return tbl
         key = tbl.column("callee_key").chunk(0)
-        sel = pc.indices_nonzero(pc.fill_null(pc.not_equal(key, ""), False))
+        sel = pc.indices_nonzero(pc.is_valid(key))     # no scalar argument: that imports pandas
         keys = key.take(sel)
         order = pc.sort_indices(keys)                 # stable: bulk order within a key
         self._lazy_key_idx = sel.take(order)
