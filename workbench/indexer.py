@@ -487,6 +487,9 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
             finally:
                 con.unregister(name)
         _insert_chunks(con, chunks)
+        # the rows are in DuckDB now: let their Arrow copies go before resolution builds its model
+        del chunks, results, fresh, touched_mtime
+        _release_arrow_memory()
         if report.changed_paths:
             _mark_out_of_line_methods(con)
         t_resolve = time.perf_counter()
@@ -511,6 +514,18 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
     report.files, report.symbols, report.edges = counts
     report.by_status = dict(con.execute("SELECT status, count(*) FROM files GROUP BY 1").fetchall())
     return report
+
+
+def _release_arrow_memory() -> None:
+    """Hand memory Arrow no longer uses back to the system (its allocator keeps freed
+    pages for reuse by default)."""
+    import sys
+    pa = sys.modules.get("pyarrow")
+    if pa is not None:
+        try:
+            pa.default_memory_pool().release_unused()
+        except AttributeError:          # an older pyarrow
+            pass
 
 
 def _mark_out_of_line_methods(con) -> None:
