@@ -7,8 +7,9 @@ by a `Resolver`, and only changed rows are written back with one `UPDATE ... FRO
 Arrow table.
 
 Incremental runs (`changed_paths` given) re-resolve the edges of the changed files, the
-edges that pointed into them (their `dst_id` no longer exists, or a candidate vanished),
-and the edges whose target name or class hierarchy the change may affect. They turn
+edges that pointed into them (their `dst_id` no longer exists and no single symbol has
+their target's qualname now: `deps.rebind`), and the edges whose target name or class
+hierarchy the change may affect. They turn
 bindings into Python objects only for the files evaluation reaches (argument rows: only
 for the callee names it asks about), from the same bulk query kept as Arrow, and rebuild
 `call_candidates` only for the edges they touched (plus rows a change made stale).
