@@ -23,7 +23,8 @@ from workbench.corpus import (Corpus, LayoutError, ListError, export, index_corp
                               open_export)
 from workbench.corpus import engines
 from workbench.corpus.inputs import parse_inputs, read_list
-from workbench.views.strategies import strategy_rows
+from workbench import eval as ev
+from workbench import tasks as task_sets
 
 from conftest import SAMPLES
 
@@ -75,7 +76,8 @@ def test_every_table_reads_back_from_parquet_exactly(exported):
                     want = _rows(con, f"SELECT {names} FROM {table} ORDER BY ALL")
                     got = _rows(c.con, f"SELECT {names} FROM {table} WHERE repo = ? ORDER BY ALL", [name])
                     assert got == want, (name, table)
-                    assert want or table == "call_candidates", (name, table)
+                    assert want or table in ("call_candidates", "tasks", "eval_runs", "eval_results",
+                                             "eval_calls"), (name, table)   # written by tasks / eval
                 # the views have the tables' columns, in order, after `repo`
                 for table in schema.TABLES:
                     cols = [d[0] for d in c.sql(f"SELECT * FROM {table} LIMIT 0").description]
@@ -441,20 +443,26 @@ def test_map_runs_per_repository_and_records_failures(exported):
         assert c.map(lambda wb: wb.repo, jobs=1, progress=False) == {n: n for n in sorted(SOME)}
 
 
-def test_strategy_table_over_a_corpus_is_each_repositorys_table(exported):
+def test_eval_over_a_corpus_is_each_repositorys_eval(exported):
     folder, dbs = exported
+    strategies = ["whole_file", "outline_region", "resolve"]
     with open_corpus(folder) as c:
-        rel = c.strategy_table(jobs=2, progress=False)
-        per_repo = dict(c.sql("SELECT repo, count(*) FROM strategies GROUP BY repo").fetchall())
+        rel = c.evaluate(strategies, jobs=2, progress=False)
+        per_repo = dict(c.sql("SELECT repo, count(*) FROM eval_results GROUP BY repo").fetchall())
         assert set(per_repo) == set(SOME)
+        cols = [d[0] for d in rel.description][1:]
         for name in SOME:
             with workbench.open(dbs[name], read_only=True) as wb:
-                want = strategy_rows(wb)[0].to_pylist()
-            got = c.sql("SELECT * EXCLUDE (repo) FROM strategies WHERE repo = ? ORDER BY path, start_line, symbol_id",
-                        params=[name]).fetchall()
-            cols = [d[0] for d in rel.description][1:]
-            want = sorted((tuple(r[k] for k in cols) for r in want), key=lambda t: (t[1], t[4], t[0]))
+                rows, _ = task_sets.from_symbols(wb.con, kinds=["function", "method"], task_set="functions")
+                want = ev.evaluate(wb, rows, strategies).results.to_pylist()
+            assert len(want) == 3 * len(rows) > 0
+            got = c.sql(f"SELECT {', '.join(cols)} FROM eval_results WHERE repo = ? "
+                        "ORDER BY task_id, strategy", params=[name]).fetchall()
+            want = sorted((tuple(r[k] for k in cols) for r in want),
+                          key=lambda t: (t[cols.index("task_id")], t[cols.index("strategy")]))
             assert got == want, name
+        by_repo = ev.distribution(c.con, "eval_results", by=("repo",)).fetchall()
+        assert {r[0] for r in by_repo} == set(SOME)
 
 
 def _die_on(item):

@@ -22,10 +22,18 @@ ALL = "\n".join(DOCS.values())
 BLOCK = re.compile(r"^```(\w*)\n(.*?)^```", re.M | re.S)
 
 
+def _subcommands(parser) -> dict:
+    sub = next((a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction"), None)
+    return sub.choices if sub is not None else {}
+
+
 def _commands() -> dict:
-    p = build_parser()
-    sub = next(a for a in p._actions if a.__class__.__name__ == "_SubParsersAction")
-    return sub.choices
+    """Every command, nested ones as 'tasks from-git'."""
+    out = {}
+    for name, parser in _subcommands(build_parser()).items():
+        out[name] = parser
+        out.update({f"{name} {n}": p for n, p in _subcommands(parser).items()})
+    return out
 
 
 def _mentioned(word: str, text: str = ALL) -> bool:
@@ -48,7 +56,7 @@ def test_every_cli_command_and_option_is_documented():
 
 
 def test_every_workbench_command_the_docs_name_exists():
-    commands = set(_commands())
+    commands = {c.split()[0] for c in _commands()}
     named = set(re.findall(r"(?<![\w./-])workbench ([a-z_]+)", ALL))
     assert named - commands == set()
 
@@ -86,7 +94,7 @@ def _blocks(lang: str) -> list[tuple[str, str]]:
             if m.group(1) == lang]
 
 
-_PLACEHOLDER = re.compile(r"\b(DB|ROOT|FILE|PATH|DIR|SYMBOL|NAME|N|GLOB|TOOL_NAME|ENTRY_FILE)\b|[\[\]|]|\.\.\.")
+_PLACEHOLDER = re.compile(r"\b(DB|ROOT|REPO|FILE|PATH|DIR|SYMBOL|NAME|N|GLOB|TOOL_NAME|ENTRY_FILE)\b|[\[\]|]|\.\.\.")
 
 
 def _concrete_commands() -> list[tuple[str, list[str]]]:

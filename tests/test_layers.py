@@ -18,6 +18,7 @@ LAYERS = [
     ("resolution", ["workbench.resolve", "workbench.stats"]),
     ("index and queries", ["workbench.indexer", "workbench.callgraph", "workbench.graph"]),
     ("views", ["workbench.views"]),
+    ("tasks and evaluation", ["workbench.tasks", "workbench.eval"]),
     ("api", ["workbench.api", "workbench.corpus"]),
     ("faces", ["workbench.widgets", "workbench.plots", "workbench.chainview", "workbench.cli",
                "workbench.notebooks", "workbench.server", "workbench"]),

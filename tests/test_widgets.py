@@ -205,6 +205,34 @@ def test_plots_token_treemap_and_outline_ratio(wb):
     assert plots.outline_ratio(ratios).data[0].y.tolist() == ratios["ratio"].tolist()
 
 
+def test_plots_over_eval_results(wb):
+    from workbench import eval as ev
+    from workbench import tasks
+    from workbench.views import Rules
+    rows, _ = tasks.from_symbols(wb.con, ["shop.orders.place_order", "shop.pricing.compute_total",
+                                          "shop.orders.Order.add_item"])
+    res = ev.evaluate(wb, rows, ["whole_file", "outline_region", "first_n:5"],
+                      {"default": Rules(), "full": Rules(outline_budget=None)})
+    fig = plots.strategy_distributions(res)
+    assert {t.name for t in fig.data} == {"default", "full"}
+    shares = plots.outcome_shares(res).set_index(["strategy", "rules"])
+    assert shares.loc[("whole_file", "default"), "hit"] == 1.0
+    assert shares.loc[("first_n:5", "default"), "miss"] == 1.0
+    pts = plots.pareto_points(res).set_index(["strategy", "rules"])
+    assert pts.loc[("outline_region", "default"), "pareto"]          # cheaper than the file, always hits
+    assert len(plots.hit_rates(res).data) == 3 and plots.pareto(res).data[-1].name == "Pareto front"
+    from workbench.widgets import EvalExplorer
+    ex = EvalExplorer(res)
+    assert {r["strategy"] for r in ex.summary} == {"whole_file", "outline_region", "first_n:5"}
+    ex.strategies.value = ("outline_region",)
+    ex.rules.value = ("full",)
+    assert [(r["strategy"], r["rules"], r["tasks"], r["hit"]) for r in ex.summary] == [("outline_region", "full", 3, 3)]
+    ex.view.value = "tokens vs hits"
+    assert ex.figure.data[-1].name == "Pareto front"
+    ex.rules.value = ()
+    assert ex.figure is None and "pick at least one" in ex.table.value
+
+
 def test_cumulative_chart_is_scaled_to_the_data_with_the_window_marked(wb):
     s = Session(wb, Rules(context_window=8_000))
     for _ in range(3):
@@ -215,12 +243,6 @@ def test_cumulative_chart_is_scaled_to_the_data_with_the_window_marked(wb):
     window = s.total_tokens - 10                                 # the data passes the window
     crossing = plots.cumulative_tokens({"s": s}, window, 0.6)
     assert sorted(sh.y0 for sh in crossing.layout.shapes) == [pytest.approx(window * 0.6), window]
-
-
-def test_plots_strategy_distributions(wb):
-    from workbench.views.strategies import strategy_table
-    fig = plots.strategy_distributions(strategy_table(wb))
-    assert {t.name for t in fig.data} == {"a whole file", "b outline + region", "c repo map + region"}
 
 
 # ---------------------------------------------------------------- call chains at scale

@@ -56,6 +56,70 @@ def stdlib_sample(paths, dest: str | None = None) -> str:
     return dest
 
 
+#: A small, scripted history for the bundled pyshop sample: (file, old text, new text).
+#: Kinds of change: a body edited, a nested function edited, a method added, a function
+#: deleted, a file added, a function only reformatted, a comment and a docstring edited
+#: (the last three are not changes of code).
+DEMO_EDITS = [
+    ("shop/pricing.py", "def clamp_rate(rate):\n    return max(",
+     "def clamp_rate(rate):\n    if rate is None:\n        return 0.0\n    return max("),
+    ("shop/pricing.py", "            if value >= threshold:", "            if value > threshold:"),
+    ("shop/pricing.py", "def round_price(amount):\n    return round(amount, PRICE_DIGITS)",
+     "def round_price(amount):\n    return round(\n        amount,\n        PRICE_DIGITS,\n    )"),
+    ("shop/orders.py", "    def _log(self, message):\n        _audit_log.append(message)\n",
+     "    def _log(self, message):\n        _audit_log.append(message)\n\n"
+     "    def is_empty(self):\n        return not self.items\n"),
+    ("shop/orders.py", "def cancel_order(order):\n    order.transition(\"cancelled\")",
+     "def cancel_order(order, reason=\"\"):\n    order.transition(\"cancelled\")\n    order._log(reason)"),
+    ("shop/orders.py", "\n\ndef audit_trail():\n    return list(_audit_log)\n", "\n"),
+    ("shop/orders.py", "def _on_shipped(order):\n", "def _on_shipped(order):\n    # shipping needs a paid order\n"),
+    ("shop/orders.py", "    \"\"\"Place an order: reserve", "    \"\"\"Place one order: reserve"),
+    ("shop/returns.py", None, "\"\"\"Returned goods.\"\"\"\n\n\ndef accept_return(order, items):\n"
+     "    return [i for i in items if i in order.items]\n"),
+]
+
+
+def demo_history(dest: str | None = None) -> tuple[str, str, str]:
+    """A git repository with two tagged revisions, `v1` (a copy of the bundled pyshop sample)
+    and `v2` (DEMO_EDITS applied): (path, "v1", "v2"). Built once in the user cache (or
+    `dest`) and reused. Needs the `git` command."""
+    import shutil
+    import subprocess
+    src = sample_repo("pyshop")
+    dest = dest or os.path.join(os.path.dirname(cache_db(src)), "demo-history-pyshop")
+    env = {**os.environ, "GIT_AUTHOR_NAME": "workbench", "GIT_AUTHOR_EMAIL": "workbench@example.org",
+           "GIT_COMMITTER_NAME": "workbench", "GIT_COMMITTER_EMAIL": "workbench@example.org"}
+
+    def git(*args):
+        subprocess.run(["git", "-C", dest, *args], check=True, capture_output=True, env=env)
+    if os.path.isdir(os.path.join(dest, ".git")):
+        r = subprocess.run(["git", "-C", dest, "rev-parse", "--verify", "--quiet", "v2"], capture_output=True)
+        if r.returncode == 0:
+            return dest, "v1", "v2"
+        shutil.rmtree(dest)
+    shutil.copytree(src, dest, ignore=shutil.ignore_patterns("*.duckdb", "*.wal", "__pycache__"))
+    git("init", "-q")
+    git("add", "-A")
+    git("commit", "-q", "-m", "v1")
+    git("tag", "v1")
+    for rel, old, new in DEMO_EDITS:
+        path = os.path.join(dest, rel)
+        if old is None:
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(new)
+            continue
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+        if old not in text:
+            raise ValueError(f"demo edit does not apply to {rel}: {old[:40]!r}")
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text.replace(old, new, 1))
+    git("add", "-A")
+    git("commit", "-q", "-m", "v2")
+    git("tag", "v2")
+    return dest, "v1", "v2"
+
+
 def cache_db(repo) -> str:
     """The default database file for a repository: one per absolute path, in the user cache
     (`workbench.locations.default_db`)."""

@@ -6,7 +6,8 @@ function that takes either a workbench or that DataFrame:
     >>> from workbench import plots
     >>> plots.token_treemap(wb)                 # tokens by directory and file
     >>> plots.outline_ratio(wb)                 # outline tokens / whole-file tokens per file
-    >>> plots.strategy_distributions(table)     # views.strategies.strategy_table(wb), as box plots
+    >>> plots.strategy_distributions(res)       # workbench.eval.evaluate(...) results, as box plots
+    >>> plots.hit_rates(res); plots.pareto(res)
     >>> plots.by_repo(corpus.frame(plots.outline_formats), "ratio", color="format")   # a corpus
 
 Token counts come from :mod:`workbench.views.tokens` (cl100k by default); outline texts
@@ -162,33 +163,87 @@ def outline_ratio(wb_or_df, rules=None, **overrides):
     return fig
 
 
-STRATEGY_COLUMNS = {"whole_file": "a whole file", "outline_region": "b outline + region",
-                    "map_region": "c repo map + region"}
+def eval_frame(results) -> pd.DataFrame:
+    """Evaluation results (``workbench.eval.evaluate(...).results``: an Arrow table, a DuckDB
+    relation or a DataFrame) as a DataFrame without the tasks that could not be evaluated,
+    with a ``setting`` column (strategy / rules)."""
+    if hasattr(results, "results"):
+        results = results.results
+    if hasattr(results, "to_pandas"):
+        df = results.to_pandas()
+    elif hasattr(results, "df"):
+        df = results.df()
+    else:
+        df = pd.DataFrame(results)
+    df = df[df["outcome"] != "n/a"].copy()
+    df["setting"] = df["strategy"] + " / " + df["rules"]
+    return df
 
 
-def strategy_long(table) -> pd.DataFrame:
-    """The strategy table of ``workbench.views.strategies`` (one row per function, one column
-    per strategy) as one row per (function, strategy): qualname, path, strategy, tokens."""
-    df = table.df() if hasattr(table, "df") else pd.DataFrame(table)
-    keep = [c for c in ("repo", "qualname", "path", "kind", "body_lines", "file_lines") if c in df.columns]
-    cols = [c for c in STRATEGY_COLUMNS if c in df.columns]
-    long = df.melt(id_vars=keep, value_vars=cols, var_name="strategy", value_name="tokens")
-    long["strategy"] = long["strategy"].map(STRATEGY_COLUMNS)
-    return long
-
-
-def strategy_distributions(table, log: bool = True):
-    """Distributions (box plot plus points) of the tokens each strategy spends to get one
-    function's body, from the strategy comparison table (``views.strategies.strategy_table``)."""
+def strategy_distributions(results, log: bool = True):
+    """Tokens each strategy spent per task (box plot plus points), one colour per rule set."""
     import plotly.express as px
-    long = strategy_long(table)
-    med = long.groupby("strategy")["tokens"].median()
-    fig = px.box(long, x="strategy", y="tokens", color="strategy", points="all", log_y=log,
-                 hover_name="qualname" if "qualname" in long.columns else None,
-                 hover_data=[c for c in ("path", "body_lines") if c in long.columns],
-                 title="Tokens to get one function's body, by strategy (medians: "
-                       + ", ".join(f"{k.split(' ', 1)[1]} {v:,.0f}" for k, v in med.items()) + ")")
-    fig.update_layout(showlegend=False, height=460, yaxis_title="tokens" + (" (log)" if log else ""))
+    df = eval_frame(results)
+    med = df.groupby("setting")["tokens"].median().sort_values()
+    fig = px.box(df, x="strategy", y="tokens", color="rules", points="all", log_y=log,
+                 hover_name="qualname", hover_data=["path", "outcome", "calls"],
+                 category_orders={"strategy": list(dict.fromkeys(s.split(" / ")[0] for s in med.index))},
+                 title="Tokens to reach the definition, per strategy and rule set")
+    fig.update_layout(height=460, yaxis_title="tokens" + (" (log)" if log else ""))
+    return fig
+
+
+def outcome_shares(results) -> pd.DataFrame:
+    """Share of hit / cut / miss per strategy and rule set."""
+    df = eval_frame(results)
+    out = (df.groupby(["strategy", "rules", "outcome"]).size().unstack(fill_value=0)
+           .reindex(columns=["hit", "cut", "miss"], fill_value=0))
+    return out.div(out.sum(axis=1), axis=0).reset_index()
+
+
+def hit_rates(results):
+    """Hit / cut / miss shares per strategy and rule set (stacked bars)."""
+    import plotly.express as px
+    shares = outcome_shares(results)
+    long = shares.melt(id_vars=["strategy", "rules"], value_vars=["hit", "cut", "miss"],
+                       var_name="outcome", value_name="share")
+    long["setting"] = long["strategy"] + " / " + long["rules"]
+    fig = px.bar(long, x="setting", y="share", color="outcome", barmode="stack",
+                 color_discrete_map={"hit": "#2ca02c", "cut": "#ff7f0e", "miss": "#d62728"},
+                 title="Did the strategy return the lines to change?")
+    fig.update_layout(height=400, yaxis_tickformat=".0%", xaxis_title="")
+    return fig
+
+
+def pareto_points(results) -> pd.DataFrame:
+    """Per strategy and rule set: median tokens, hit rate, and whether no other setting is
+    at least as good on both (the Pareto front)."""
+    df = eval_frame(results)
+    g = df.groupby(["strategy", "rules"]).agg(median_tokens=("tokens", "median"),
+                                              hit_rate=("outcome", lambda o: (o == "hit").mean()),
+                                              tasks=("tokens", "size")).reset_index()
+    front = []
+    for _, r in g.iterrows():
+        better = g[(g.median_tokens <= r.median_tokens) & (g.hit_rate >= r.hit_rate)
+                   & ((g.median_tokens < r.median_tokens) | (g.hit_rate > r.hit_rate))]
+        front.append(better.empty)
+    g["pareto"] = front
+    return g
+
+
+def pareto(results):
+    """Median tokens against hit rate, one point per strategy and rule set; the Pareto front
+    (no setting is cheaper and hits as often) joined by a line."""
+    import plotly.express as px
+    g = pareto_points(results)
+    fig = px.scatter(g, x="median_tokens", y="hit_rate", color="strategy", symbol="rules",
+                     hover_data=["tasks"], log_x=True,
+                     title="Tokens against hits: lower right is better")
+    f = g[g.pareto].sort_values("median_tokens")
+    fig.add_scatter(x=f["median_tokens"], y=f["hit_rate"], mode="lines", name="Pareto front",
+                    line=dict(dash="dot", color="grey"))
+    fig.update_layout(height=420, xaxis_title="median tokens (log)", yaxis_title="hit rate",
+                      yaxis_tickformat=".0%")
     return fig
 
 

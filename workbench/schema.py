@@ -66,6 +66,29 @@ TABLES: dict[str, tuple[Column, ...]] = {
     "call_candidates": _cols(  # edges.candidates unnested, kept by the resolver
         ("edge_id", "BIGINT", True), ("qualname", "VARCHAR", True),
         ("symbol_id", "BIGINT", False, "the candidate's symbol when it is in the repository")),
+    # ---- task sets and their evaluation (`workbench tasks`, `workbench eval`; docs/eval.md)
+    "tasks": _cols(
+        ("task_id", "BIGINT", True), ("task_set", "VARCHAR", True),
+        ("source", "VARCHAR", True, "git | symbols | log"), "origin",
+        ("change", "VARCHAR", True, "modified | added | deleted | named | read"),
+        ("path", "VARCHAR", True), "language", "kind", "name", "qualname", "parent_qualname",
+        ("start_line", "INTEGER", False, "the range to reach, in the indexed revision"),
+        ("end_line", "INTEGER"), "anchor", "new_path", ("new_start_line", "INTEGER"),
+        ("new_end_line", "INTEGER"), "from_rev", "to_rev", "note"),
+    "eval_runs": _cols(
+        ("run_id", "BIGINT", True), ("rules", "VARCHAR", True), "settings", "strategies",
+        ("tasks", "BIGINT"), "created", ("seconds", "DOUBLE")),
+    "eval_results": _cols(
+        ("run_id", "BIGINT", True), ("task_id", "BIGINT", True), "task_set",
+        ("strategy", "VARCHAR", True), ("rules", "VARCHAR", True), "path", "qualname", "change",
+        ("outcome", "VARCHAR", True, "hit | cut | miss | n/a"), ("tokens", "BIGINT"),
+        ("calls", "INTEGER"), ("covered_lines", "INTEGER"), ("target_lines", "INTEGER"),
+        ("file_tokens", "BIGINT"), ("share", "DOUBLE"), ("cost", "DOUBLE"), "model", "note"),
+    "eval_calls": _cols(
+        ("run_id", "BIGINT", True), ("task_id", "BIGINT", True), ("strategy", "VARCHAR", True),
+        ("rules", "VARCHAR", True), ("step", "INTEGER", True), ("tool", "VARCHAR", True), "args",
+        ("tokens", "BIGINT"), ("chars", "BIGINT"), ("error", "BOOLEAN"),
+        ("start_line", "INTEGER"), ("end_line", "INTEGER")),
 }
 PRIMARY_KEYS = {"meta": "key"}
 

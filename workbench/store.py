@@ -14,8 +14,7 @@ from .schema import DDL, SCHEMA_VERSION  # noqa: F401  (the names the indexer us
 
 # derived from the one declaration in schema.py (the indexer's bulk writes use these)
 FILE_COLS = schema.columns("files")
-_TYPES = {t: schema.arrow_schema(t)
-          for t in ("files", "symbols", "edges", "imports", "bindings", "resolve_deps", "calls")}
+_TYPES = {t: schema.arrow_schema(t) for t in [*schema.TABLES, "calls"] if t not in ("meta", "call_candidates")}
 
 
 def run(con, sql: str, params=None) -> list:
@@ -23,6 +22,15 @@ def run(con, sql: str, params=None) -> list:
     connection with an unfinished result)."""
     return con.execute(sql, params).fetchall() if params is not None else con.execute(sql).fetchall()
 
+
+
+def require_writable(con, what: str) -> None:
+    """Raise a clear error when `con`'s current database is attached read-only (a read-only
+    Workbench) before `what` would write to it."""
+    rows = run(con, "SELECT readonly FROM duckdb_databases() WHERE database_name = current_database()")
+    if rows and rows[0][0]:
+        raise PermissionError(f"cannot {what}: this database is open read-only "
+                              "(open it with workbench.open(db, read_only=False))")
 
 def one(con, sql: str, params=None):
     """The first row of a query (the rest fetched too, so the connection stays usable)."""

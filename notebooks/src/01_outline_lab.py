@@ -110,16 +110,17 @@ ratios.sort_values("tokens", ascending=False).head(10)[["path", "lines", "tokens
 #
 # What does it cost an agent to get one function's body? (a) read the whole file; (b) read the
 # outline, then the region; (c) read a repository map once, then the region (plus the outline
-# when the function is not on the map). One row per function, from
-# `workbench.views.strategies.strategy_table`, using the same renderers as the tools.
+# when the function is not on the map). One task per function, run through the real tools by
+# `workbench.eval` (notebook 06 goes further: real edits from a git history, rule sets side by side).
 
 # %%
-from workbench.views.strategies import strategy_table, summary
-table = strategy_table(wb, progress=True)     # a labelled bar on big repositories
-summary(wb.con).df()
+from workbench import eval as ev, tasks
+functions, _ = tasks.from_symbols(wb.con, kinds=["function", "method"])
+strategies = ev.evaluate(wb, functions[:400] if SMALL else functions, ["whole_file", "outline_region", "map_region"])
+ev.distribution(wb.con, strategies.results, by=()).df()
 
 # %%
-plots.strategy_distributions(table)
+plots.strategy_distributions(strategies)
 
 # %% [markdown]
 # ## Try

@@ -6,14 +6,15 @@
 # tokens on a Python service may save a fifth on a Go one. Here the repositories are indexed
 # into one **corpus** (a folder of Parquet files, one export per repository), queried as one
 # set of views with a `repo` column, and compared: sizes and call-graph resolution per
-# repository, outline formats across repositories, and the reading strategies of notebook 01
+# repository, outline formats across repositories, and the reading strategies of notebook 06
 # on every repository.
 #
 # **Parameters:** `REPO` (default: every bundled sample repository; or a list file, one
 # folder, archive or `path rev=REV` a line, or a folder whose subfolders are the
 # repositories), `CORPUS` (the corpus folder), `ENGINE` (`"local"`: a process pool;
 # `"dask"`: a Dask `LocalCluster`, which needs the `[cluster]` extra and prints its
-# dashboard link) and `JOBS` (worker processes).
+# dashboard link), `JOBS` (worker processes) and `SAMPLE` (functions evaluated per
+# repository).
 #
 # The same from a terminal: `workbench corpus index repos.txt --out corpus/` and
 # `workbench sql --corpus corpus/ "SELECT ..."` (docs/corpus.md).
@@ -30,6 +31,7 @@ CORPUS = None        # the corpus folder; None = one in the user cache
 ENGINE = "local"     # "local" (process pool) or "dask" (Dask LocalCluster, extra [cluster])
 JOBS = 2             # worker processes
 SMALL = False        # True: the format comparison reads at most 40 files per repository
+SAMPLE = 200         # functions and methods evaluated per repository (seeded sample)
 
 # %% [markdown]
 # ## 1. Build the corpus
@@ -144,22 +146,23 @@ best.groupby("repo").agg(cheapest=("format", "first"), median_ratio=("ratio", "f
 # %% [markdown]
 # ## 5. Reading strategies on every repository
 #
-# Notebook 01's strategy table (tokens to get one function's body by (a) reading the whole
-# file, (b) outline + region, (c) repo map + region) for every repository: the view
-# `strategies` on the corpus connection, with `repo` first.
+# Notebook 06's evaluation on every repository: the tasks are each repository's functions and
+# methods (a seeded sample of `SAMPLE` per repository), reached by reading the whole file,
+# by outline + region, by the hierarchical outline and by `resolve_symbol`. The results are
+# the view `eval_results` on the corpus connection, with `repo` first; `workbench.eval`'s
+# distribution groups them by repository. A repository where one strategy wins can be one
+# where it loses elsewhere.
 
 # %%
-corpus.strategy_table(jobs=JOBS, engine=ENGINE)
-corpus.sql("""SELECT repo, count(*) AS functions,
-                     median(whole_file) AS a_whole_file, median(outline_region) AS b_outline_region,
-                     median(map_region) AS c_map_region,
-                     round(avg((outline_region < whole_file)::INT), 3) AS b_beats_a
-              FROM strategies GROUP BY repo ORDER BY repo""").df()
+from workbench import eval as ev
+
+corpus.evaluate(["whole_file", "outline_region", "hierarchical", "resolve"], sample=SAMPLE,
+                jobs=JOBS, engine=ENGINE)
+ev.distribution(corpus.con, "eval_results", by=("repo",)).df()
 
 # %%
-long = plots.strategy_long(corpus.sql("SELECT * FROM strategies").df())   # one row per (function, strategy)
-plots.by_repo(long, "tokens", color="strategy",
-              title="Tokens to get one function's body, by repository and strategy")
+plots.by_repo(corpus.sql("SELECT * FROM eval_results WHERE outcome <> 'n/a'").df(), "tokens",
+              color="strategy", title="Tokens to reach one function, by repository and strategy")
 
 # %% [markdown]
 # ## 6. One repository up close

@@ -3,6 +3,8 @@
     workbench index ROOT [--db FILE]           # cli/index.py: index, resolve, sql, stats, demo, callgraph
     workbench outline DB PATH [--format tags]  # cli/views.py: outline, tool, one command per tool
     workbench find_callers DB SYMBOL
+    workbench tasks from-git REPO --from A --to B   # cli/evaluate.py: tasks, eval
+    workbench eval DB [TASKS] --rules default full
     workbench serve DB [--transport http]      # cli/serve.py: the tools over MCP
     workbench corpus index repos.txt --out corpus/   # cli/corpus.py: export, corpus index
 
@@ -25,8 +27,9 @@ def build_parser(index_only: bool = False) -> argparse.ArgumentParser:
     index.add_parsers(sub)
     if index_only:
         return p
-    from . import corpus, serve, views
+    from . import corpus, evaluate, serve, views
     views.add_parsers(sub)
+    evaluate.add_parsers(sub)
     serve.add_parsers(sub)
     corpus.add_parsers(sub)
     return p

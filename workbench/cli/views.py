@@ -114,6 +114,7 @@ def add_tool_parser(sub, t) -> None:
             default = (f" (default: {spec['default']})" if "default" in spec else
                        " (default: the rules' value)" if p in ("budget_tokens", "max_depth") else " (optional)")
             s.add_argument(f"--{p.replace('_', '-')}", dest=f"arg_{p}", choices=spec.get("enum"),
+                           type=int if kind == "integer" else None,
                            metavar=None if "enum" in spec else "VALUE" if kind != "array" else "A,B",
                            help=(what or p.replace("_", " ")) + default)
     s.add_argument("--max-chars", type=int, default=None, metavar="N",

@@ -243,19 +243,27 @@ class Corpus:
             parts.append(df)
         return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame({"repo": []})
 
-    def strategy_table(self, rules=None, *, map_budget: int | None = None, kinds=None,
-                       name: str = "strategies", **map_options) -> duckdb.DuckDBPyRelation:
-        """The strategy comparison (`workbench.views.strategies`) of every repository, one
-        row per function with `repo` first, registered as view `name` on the corpus
-        connection (so SQL can group by `repo`). `map_options` go to `map` (engine, jobs,
-        scheduler, progress, repos)."""
-        from ..views.strategies import KINDS
-        map_options.setdefault("desc", "strategies")
-        res = self.map(_strategy_rows, rules, map_budget, tuple(kinds or KINDS), **map_options)
+    def evaluate(self, strategies=None, rule_sets=None, *, kinds=("function", "method"),
+                 sample: int | None = None, seed: int = 7, name: str = "eval_results",
+                 **map_options) -> duckdb.DuckDBPyRelation:
+        """`workbench.eval.evaluate` on every repository: the tasks are each repository's
+        definitions of `kinds` (every function and method by default; a seeded sample of
+        `sample` per repository when given), run through `strategies` under `rule_sets`
+        ({name: Rules}; default rules when None). The results (one row per task, strategy and
+        rule set, `repo` first) are registered as view `name` on the corpus connection, so
+        `workbench.eval.distribution(corpus.con, name, by=("repo",))` compares repositories.
+        `map_options` go to `map` (engine, jobs, scheduler, progress, repos)."""
+        map_options.setdefault("desc", "eval")
+        res = self.map(_evaluate_repo, tuple(strategies) if strategies else None, rule_sets,
+                       tuple(kinds), sample, seed, **map_options)
         tables = []
         for repo, tbl in res.items():
             tables.append(tbl.add_column(0, "repo", pa.array([repo] * tbl.num_rows, pa.string())))
-        table = pa.concat_tables(tables) if tables else pa.table({"repo": pa.array([], pa.string())})
+        if tables:
+            table = pa.concat_tables(tables)
+        else:
+            empty = schema.arrow_schema("eval_results")
+            table = empty.insert(0, pa.field("repo", pa.string())).empty_table()
         self.con.register(name, table)
         return self.con.table(name)
 
@@ -280,9 +288,17 @@ for _table in ("files", "symbols", "edges", "imports"):      # the Workbench's t
                                      doc=f"The `{_table}` view of every repository."))
 
 
-def _strategy_rows(wb, rules, map_budget, kinds):
-    from ..views.strategies import strategy_rows
-    return strategy_rows(wb, rules, map_budget=map_budget, kinds=kinds)[0]
+def _evaluate_repo(wb, strategies, rule_sets, kinds, sample, seed):
+    import random
+
+    from .. import eval as ev
+    from ..tasks import from_symbols
+    rows, _ = from_symbols(wb.con, kinds=list(kinds), task_set="functions")
+    if sample is not None and sample < len(rows):
+        rows = random.Random(seed).sample(rows, sample)
+    for i, row in enumerate(rows, 1):
+        row["task_id"] = i
+    return ev.evaluate(wb, rows, strategies, rule_sets).results
 
 
 def open_corpus(path) -> Corpus:

@@ -3,7 +3,7 @@
 All views read the DuckDB tables (and file bytes for regions); none re-parses. Importing
 this package registers every agent tool (the modules below fill `registry.TOOLS`).
 """
-from . import tools, repo_overview, repo_map, graph_tools  # noqa: F401  (register the tools, in this order)
+from . import tools, repo_overview, repo_map, graph_tools, packs  # noqa: F401  (register the tools, in this order)
 from .compare import Comparison, compare
 from .outline import outline
 from .pricing import Pricing, cost

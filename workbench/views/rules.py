@@ -43,6 +43,10 @@ class Rules:
                                   widget_max=5)
     json_indent: int | None = _rule(None, "json format: indentation (none: compact)", "outline",
                                     widget_max=8)
+    outline_budget: int | None = _rule(1000, "tokens a read_outline answer may take: over it, the "
+                                       "outline shows top-level definitions only (level 1) and how to "
+                                       "expand one (none: always the whole outline)", "read_outline",
+                                       widget_max=4000)
     # ---- every answer (the registry applies the caps to every tool)
     max_chars: int = _rule(6000, "characters per answer of every tool, cut at a whole line with a "
                            "note saying how to get the rest", "answer")
@@ -58,6 +62,8 @@ class Rules:
     list_max_entries: int = _rule(300, "entries list_files shows, then '... N more entries'", "list_files")
     # ---- repo_map
     repo_map_budget: int = _rule(1024, "default token budget of repo_map", "repo_map")
+    # ---- context_pack
+    pack_budget: int = _rule(2000, "default token budget of context_pack", "context_pack")
     # ---- accounting
     tokenizer: Any = _rule("cl100k_base", "encoding name, tiktoken Encoding or callable", "accounting")
     context_window: int = _rule(128_000, "tokens a session may hold", "accounting")
@@ -68,7 +74,7 @@ class Rules:
     def __post_init__(self):
         if self.format not in FORMATS:
             raise ValueError(f"unknown outline format {self.format!r}; choose one of {', '.join(FORMATS)}")
-        for name in ("max_children", "max_depth"):
+        for name in ("max_children", "max_depth", "outline_budget"):
             v = getattr(self, name)
             if v is not None and (not isinstance(v, int) or v < 0):
                 raise ValueError(f"{name} must be a non-negative integer or None, not {v!r}")

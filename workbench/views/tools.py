@@ -18,8 +18,8 @@ from .. import store
 from ..safeio import ReadRefused, TooLarge
 from . import pathsafe
 from .lookup import imported_by, lookup_symbols
+from .levels import pick as pick_level
 from .outline import RENDERERS, import_label, json_file, load, outlinable
-from .outline import render as render_outline
 from .paging import OFFSET, Budget, call_hint, fit, page_note
 from .registry import Answer, Context, ToolError, offset_arg, span, tool
 from .rules import Rules
@@ -272,28 +272,39 @@ def _listed(label: str, items: list[str], room: int, more: str) -> str:
 
 @tool("The outline of a file or directory: definitions with signatures, line ranges and "
       "one-line docs, without bodies. Read this before reading code; then read_region "
-      "exactly the lines you need. A long outline comes in pages (a directory: files; a "
-      "file: outline lines): the note at the end gives the offset of the next one.",
+      "exactly the lines you need. A large file's outline shows its top-level definitions "
+      "first: give symbol to expand one (a class: its members; a function: its blocks). A long "
+      "outline comes in pages (a directory: files; a file: outline lines): the note at the end "
+      "gives the offset of the next one.",
       {"path": {"type": "string", "description": "file or directory relative to the repository root"},
+       "symbol": {"type": "string", "description": "optional: a definition of the file to expand "
+                  "(e.g. 'Session' or 'Session.send')"},
+       "level": {"type": "integer", "enum": [1, 2, 3], "description": "optional: 1 = top-level "
+                 "definitions, 2 = one definition's members, 3 = one function's blocks"},
        "offset": {"type": "integer", "description": "where to continue, from the previous answer's "
                   "note (files of a directory, lines of a file's outline)", "default": 0}},
       ["path"], advice="outline a sub-directory or a single file")
-def read_outline(ctx: Context, path: str, offset: int = 0):
+def read_outline(ctx: Context, path: str, symbol: str | None = None, level: int | None = None,
+                 offset: int = 0):
     rel = ctx.path(path)
     offset = offset_arg(offset)
     info = file_info(ctx.con, rel) if rel != "." else None
-    if info is None:
+    out = None
+    if info is None and symbol is None and level is None:      # a directory: whole file outlines, paged
         prefix = "" if rel == "." else rel.rstrip("/") + "/"
         code = [f for f in all_files(ctx.con) if f.path.startswith(prefix) and outlinable(f)]
         out = _directory_page(ctx, rel, code, offset) if code else None
-    else:
-        out = None
     if out is None:
         try:
-            text, data, versions = render_outline(ctx.con, rel, ctx.rules)
+            text, data, versions = pick_level(ctx.con, rel, ctx.rules, symbol, level)
         except LookupError as exc:
             raise ToolError(exc.args[0], missing=rel) from None
-        if info is not None and versions:
+        if info is not None and symbol is None and level is None and not offset \
+                and ctx.rules.outline_budget is not None:
+            whole = _whole_file_instead(ctx, info, text)
+            if whole is not None:
+                return Answer(*whole)
+        if info is not None and versions and (offset or not ctx.budget.fits(text)):
             text, data = _file_page(ctx, rel, text, data, offset)
         elif offset:
             raise ToolError(f"error: offset {offset:,} is past the end of the outline of {rel!r}")
@@ -301,15 +312,41 @@ def read_outline(ctx: Context, path: str, offset: int = 0):
         text, data, versions = out
     s = ctx.session
     if s is not None and versions:
-        key = ("outline", rel, offset, ctx.rules)
+        key = ("outline", rel, symbol, level, offset, ctx.rules)
         stamp = "|".join(f"{p}:{h}" for p, h in sorted(versions.items()))
         turn = s.already_sent(key, stamp) if ctx.rules.dedupe else None
         if turn is not None:
+            what = f"{symbol} in {rel}" if symbol else rel
             page = f" from offset {offset}" if offset else ""
-            return Answer(f"outline of {rel}{page} already provided above (turn {turn}); unchanged "
+            return Answer(f"outline of {what}{page} already provided above (turn {turn}); unchanged "
                           "since, not sent again", {"path": rel, "repeat_of": turn}, versions, turn)
         s.remember(key, stamp)
     return Answer(text, data, versions)
+
+
+def _whole_file_instead(ctx: Context, info: FileInfo, outline_text: str):
+    """The file itself, as read_region(path, 1, N) answers it, when the outline would cost
+    more tokens than the whole file (small or very dense files): an outline never costs
+    more than reading the file. A file longer than the response cap comes as its first
+    part with the usual note on what to request next."""
+    try:
+        cur = _read(ctx, info)
+    except ToolError:
+        return None
+    if not cur.lines:
+        return None
+    n = len(cur.lines)
+    tok = get_tokenizer(ctx.rules.tokenizer)
+    full, _ = render_region(info.path, cur.lines, 1, n, ctx.rules.replace(max_chars=10 ** 12, max_tokens=10 ** 12))
+    if tok.count(outline_text) <= tok.count(full):
+        return None
+    text, last = render_region(info.path, cur.lines, 1, n, ctx.rules)
+    if ctx.session is not None:
+        ctx.session.remember_region(info.path, 1, last, cur.sha256)
+    data = {"path": info.path, "start_line": 1, "end_line": last, "total_lines": n,
+            "complete": last >= n, "next": [last + 1, n] if last < n else None,
+            "version": cur.version, "warnings": [], "instead_of_outline": True}
+    return text, data, {info.path: cur.sha256}
 
 
 def _outline_json(obj, rules: Rules) -> str:

@@ -108,7 +108,7 @@ class OutlineBrowser(W.VBox):
     def whole_file_tokens(self, path: str) -> int:
         info = file_info(C.con_of(self.wb), path)
         lines = read_text(C.root_of(self.wb), info).lines
-        text = "\n".join(lines) + ("\n" if lines else "")      # as strategies.whole_file counts it
+        text = "\n".join(lines) + ("\n" if lines else "")      # as the eval counts a whole file
         return get_tokenizer(self.rules.tokenizer).count(text)
 
     # ------------------------------------------------------------------ events
