@@ -232,7 +232,7 @@ def _chunk_tables(results: list[_Result]) -> dict:
                     dst.extend(src)
         r.n_symbols = len(rows.symbols)
         r.rows = FileRows(rows.status, rows.error_count, rows.message)   # shipped as tables
-    return {name: pa.Table.from_arrays([pa.array(c, type=f.type) for c, f in zip(cs, schemas[name])],
+    return {name: pa.Table.from_arrays([store.arrow_array(c, f.type) for c, f in zip(cs, schemas[name])],
                                        schema=schemas[name])
             for name, cs in cols.items() if cs[0]}
 
@@ -479,13 +479,17 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
         if touched_mtime:               # same content, new mtime: one bulk update
             import pyarrow as pa
             name = f"_touched_{time.monotonic_ns()}"
-            con.register(name, pa.table({"path": [r.path for r in touched_mtime],
-                                         "mtime": [r.mtime for r in touched_mtime]}))
+            con.register(name, pa.table({
+                "path": store.arrow_array([r.path for r in touched_mtime], pa.string()),
+                "mtime": store.arrow_array([r.mtime for r in touched_mtime], pa.float64())}))
             try:
                 store.run(con, f"UPDATE files SET mtime = t.mtime FROM {name} t WHERE files.path = t.path")
             finally:
                 con.unregister(name)
         _insert_chunks(con, chunks)
+        # the rows are in DuckDB now: let their Arrow copies go before resolution builds its model
+        del chunks, results, fresh, touched_mtime
+        _release_arrow_memory()
         if report.changed_paths:
             _mark_out_of_line_methods(con)
         t_resolve = time.perf_counter()
@@ -510,6 +514,18 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
     report.files, report.symbols, report.edges = counts
     report.by_status = dict(con.execute("SELECT status, count(*) FROM files GROUP BY 1").fetchall())
     return report
+
+
+def _release_arrow_memory() -> None:
+    """Hand memory Arrow no longer uses back to the system (its allocator keeps freed
+    pages for reuse by default)."""
+    import sys
+    pa = sys.modules.get("pyarrow")
+    if pa is not None:
+        try:
+            pa.default_memory_pool().release_unused()
+        except AttributeError:          # an older pyarrow
+            pass
 
 
 def _mark_out_of_line_methods(con) -> None:
@@ -556,7 +572,6 @@ def _insert_chunks(con, chunks: list[_Chunk]) -> None:
     order, symbol ids as per-file base + local index (one vectorised add per column)."""
     import numpy as np
     import pyarrow as pa
-    import pyarrow.compute as pc
     fid = store.next_id(con, "files", "file_id")
     sid = store.next_id(con, "symbols", "symbol_id")
     eid = store.next_id(con, "edges", "edge_id")
@@ -583,12 +598,10 @@ def _insert_chunks(con, chunks: list[_Chunk]) -> None:
         offsets.append(len(flat))
         flat.extend((k, i) for i in range(len(chunk.results)))
     got = [ids.get(key) for key in flat]
-    ctx = (pa.array(np.array([g[0] if g else -1 for g in got], dtype=np.int64)),
-           pa.array(np.array([g[1] if g else 0 for g in got], dtype=np.int64)),
-           pa.array([chunks[k].results[i].path if g else None for (k, i), g in zip(flat, got)],
-                    pa.string()),
-           pa.array([chunks[k].results[i].language if g else None for (k, i), g in zip(flat, got)],
-                    pa.string()))
+    ctx_ids = (np.array([g[0] if g else -1 for g in got], dtype=np.int64),
+               np.array([g[1] if g else 0 for g in got], dtype=np.int64))
+    ctx_text = ([chunks[k].results[i].path if g else None for (k, i), g in zip(flat, got)],
+                [chunks[k].results[i].language if g else None for (k, i), g in zip(flat, got)])
     for k, chunk in enumerate(chunks):
         for name, tbl in chunk.tables.items():
             parts[name].append((tbl, offsets[k]))
@@ -598,11 +611,12 @@ def _insert_chunks(con, chunks: list[_Chunk]) -> None:
         if not parts[name]:
             return None, (None, None, None, None)
         tbl = pa.concat_tables([t for t, _ in parts[name]]).combine_chunks()
-        idx = np.concatenate([t.column("_file").to_numpy() + off for t, off in parts[name]])
-        return tbl, [pc.take(values, pa.array(idx)) for values in ctx]
+        idx = np.concatenate([_ints(t.column("_file")) + off for t, off in parts[name]])
+        return tbl, (store.arrow_array(ctx_ids[0][idx], pa.int64()), ctx_ids[1][idx],
+                     *(_take(c, idx) for c in ctx_text))
 
     def glob(base, local):
-        return pc.add(local, base)      # nulls (no parent / no target) stay null
+        return _plus(local, base)       # nulls (no parent / no target) stay null
 
     store.insert_columns(con, "files", dict(zip(store.FILE_COLS, (list(c) for c in zip(*files))))
                          if files else {})
@@ -621,7 +635,7 @@ def _insert_chunks(con, chunks: list[_Chunk]) -> None:
         c = tbl.column
         n = tbl.num_rows
         store.insert_columns(con, "edges", {
-            "edge_id": pa.array(np.arange(eid, eid + n, dtype=np.int64)),
+            "edge_id": store.arrow_array(np.arange(eid, eid + n, dtype=np.int64), pa.int64()),
             "src_id": glob(base, c("src_local")), "kind": c("kind"), "dst_name": c("dst_name"),
             "dst_id": glob(base, c("dst_local")), "dst_qualname": c("dst_qualname"), "path": path,
             "line": c("line"), "resolution": c("resolution"),
@@ -641,3 +655,36 @@ def _insert_chunks(con, chunks: list[_Chunk]) -> None:
             "kind": c("kind"), "name": c("name"), "value": c("value"),
             "value_type": c("value_type"), "value_id": glob(base, c("value_local")),
             "line": c("line")})
+
+
+def _take(values: list, idx):
+    """`values[i] for i in idx` as an Arrow string array (pyarrow.compute, whose import
+    costs a cold start more than a small repository's whole index, only for large runs)."""
+    import pyarrow as pa
+    if len(idx) > store.PANDAS_FREE_MAX:
+        import pyarrow.compute as pc
+        return pc.take(pa.array(values, pa.string()), pa.array(idx))
+    return store.arrow_array([values[i] for i in idx.tolist()], pa.string())
+
+
+def _ints(col):
+    """The values buffer of an integer Arrow column as a numpy array (`to_numpy` imports pandas)."""
+    import numpy as np
+    import pyarrow as pa
+    arr = col.combine_chunks() if isinstance(col, pa.ChunkedArray) else col
+    return np.frombuffer(arr.buffers()[1], dtype=arr.type.to_pandas_dtype(),
+                         count=len(arr) + arr.offset)[arr.offset:]
+
+
+def _plus(local, base):
+    """Local ids + their file's id base (numpy array), nulls kept: one vectorised add."""
+    import numpy as np
+    import pyarrow as pa
+    arr = local.combine_chunks() if isinstance(local, pa.ChunkedArray) else local
+    if arr.offset:
+        import pyarrow.compute as pc
+        return pc.add(arr, pa.array(base))
+    validity = arr.buffers()[0]
+    vals = _ints(arr)
+    return pa.Array.from_buffers(pa.int64(), len(arr), [validity if arr.null_count else None,
+                                                        pa.py_buffer(vals + base)], arr.null_count)

@@ -3,6 +3,7 @@ API: see docs/schema.md."""
 from __future__ import annotations
 
 import json
+import sys
 import time
 
 import duckdb
@@ -80,7 +81,7 @@ def insert_columns(con, table: str, columns: dict[str, list]) -> int:
     if n == 0:
         return 0
     arrays = [c if isinstance(c := columns[f.name], (pa.Array, pa.ChunkedArray)) and c.type == f.type
-              else pa.array(c, type=f.type) for f in schema]
+              else arrow_array(c, f.type) for f in schema]
     tbl = pa.Table.from_arrays(arrays, schema=schema)
     name = f"_incoming_{table}_{time.monotonic_ns()}"
     con.register(name, tbl)
@@ -90,3 +91,48 @@ def insert_columns(con, table: str, columns: dict[str, list]) -> int:
     finally:
         con.unregister(name)
     return n
+
+
+# Below this many values, `arrow_array` builds arrays itself: `pa.array` imports pandas the
+# first time it runs (about half a second, more than indexing a small repository takes).
+PANDAS_FREE_MAX = 50_000
+_NUMPY_TYPES = {"int64": "int64", "int32": "int32", "double": "float64"}
+
+
+def arrow_array(values, type: pa.DataType) -> pa.Array:
+    """`pa.array(values, type=type)` for a Python sequence, without importing pandas on
+    small inputs (strings, lists of strings, integers, floats and booleans; other types,
+    and large inputs where `pa.array`'s speed repays the import, go to `pa.array`)."""
+    import numpy as np
+    if isinstance(values, np.ndarray) and str(type) in _NUMPY_TYPES:   # no nulls: the buffer as is
+        data = np.ascontiguousarray(values, dtype=_NUMPY_TYPES[str(type)])
+        return pa.Array.from_buffers(type, len(data), [None, pa.py_buffer(data)])
+    n = len(values)
+    if n > PANDAS_FREE_MAX or "pandas" in sys.modules or isinstance(values, (pa.Array, pa.ChunkedArray)):
+        return pa.array(values, type=type)
+    if pa.types.is_string(type):
+        b = pa.lib.StringBuilder()
+        b.append_values(values)
+        return b.finish()
+    nulls = [v is None for v in values]
+    validity = None
+    if any(nulls):
+        validity = pa.py_buffer(np.packbits(~np.array(nulls, dtype=bool), bitorder="little"))
+    if pa.types.is_list(type) and pa.types.is_string(type.value_type):
+        b = pa.lib.StringBuilder()
+        offsets = [0]
+        for v in values:
+            if v:
+                b.append_values(v)
+            offsets.append(len(b))
+        child = b.finish()
+        return pa.Array.from_buffers(type, n, [validity, pa.py_buffer(np.array(offsets, dtype=np.int32))],
+                                     children=[child])
+    dtype = _NUMPY_TYPES.get(str(type))
+    if dtype is None and not pa.types.is_boolean(type):
+        return pa.array(values, type=type)
+    data = np.array([False if v is None else v for v in values] if validity is not None else values,
+                    dtype=dtype or bool)
+    if dtype is None:                   # booleans: one bit each
+        data = np.packbits(data, bitorder="little")
+    return pa.Array.from_buffers(type, n, [validity, pa.py_buffer(data)])

@@ -15,14 +15,19 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import corpus, evaluate, index, serve, views
 from .common import fail
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(index_only: bool = False) -> argparse.ArgumentParser:
+    """The whole command line; `index_only`: the commands over the index alone (cli/index.py),
+    which need none of the views."""
+    from . import index
     p = argparse.ArgumentParser(prog="workbench", description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="cmd", required=True, metavar="COMMAND")
     index.add_parsers(sub)
+    if index_only:
+        return p
+    from . import corpus, evaluate, serve, views
     views.add_parsers(sub)
     evaluate.add_parsers(sub)
     serve.add_parsers(sub)
@@ -30,10 +35,21 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _parser_for(argv: list[str]) -> argparse.ArgumentParser:
+    """The parser of the command in `argv`: a command over the index (`workbench index ...`)
+    starts without importing every agent tool (a cold start of a small index is mostly
+    imports); anything else, `--help` included, gets the whole command line."""
+    p = build_parser(index_only=True)
+    cmd = next((a for a in argv if not a.startswith("-")), None)
+    sub = next(a for a in p._actions if isinstance(a, argparse._SubParsersAction))
+    return p if cmd in sub.choices else build_parser()
+
+
 def main(argv: list[str] | None = None) -> int:
     from ..api import NotAWorkbench
     from ..snapshot import IndexBusy
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = _parser_for(argv).parse_args(argv)
     try:
         return args.func(args) or 0
     except (FileNotFoundError, NotADirectoryError, NotAWorkbench, IndexBusy) as exc:

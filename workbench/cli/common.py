@@ -4,7 +4,8 @@ from __future__ import annotations
 import os
 import sys
 
-from ..views.rules import FORMATS, Rules, rule_fields
+# the views (`..views.rules`) are imported where they are used: commands over the index
+# start without loading every agent tool
 
 
 DB_HELP = ("the index: a database file, or the repository folder itself (its default database "
@@ -69,6 +70,7 @@ def add_rule_options(p, outline: bool = False) -> None:
     """`--rule NAME=VALUE` (any Rules field) and `--json`; with `outline`, the outline
     rules as their own options, generated from the Rules fields: `--format`, `--no-NAME`
     for each on/off rule, `--NAME N` for each count (`none` = no limit)."""
+    from ..views.rules import FORMATS, rule_fields
     if outline:
         p.add_argument("--format", "-f", choices=FORMATS, default=None,
                        help="outline format (default: markdown)")
@@ -93,6 +95,7 @@ def profile_of(a):
     """The rule profile the options name (`--rules FILE`, then `--rule` and the rule options
     on top); ValueError/TypeError on a bad value, FileNotFoundError on a missing file."""
     from ..views.profile import Profile, default_compact, load
+    from ..views.rules import Rules
     base = load(a.rules) if getattr(a, "rules", None) else None
     rules = _options(a, base.rules if base else Rules())
     if base is None:
@@ -113,6 +116,7 @@ def rules_of(a) -> Rules:
 
 
 def _options(a, base: Rules) -> Rules:
+    from ..views.rules import Rules, rule_fields
     rules = Rules.parse_assignments(a.rule or [], base)
     changes = {}
     for f in rule_fields("outline"):

@@ -96,8 +96,8 @@ def needs_full(con, changed: list[str]) -> bool:
 
 def affected(con, m: Model, changed: list[str]) -> set[str]:
     """Files an edit of `changed` can change the edges of (see the module doc), and the
-    files holding an edge into a symbol or candidate that is gone (re-indexed files get
-    new symbol ids)."""
+    files holding an edge into a symbol that is gone and has no unique successor
+    (`rebind`)."""
     chg = sorted(set(changed))
     before: set[str] = set()
     for (toks,) in store.run(con, "SELECT provides FROM resolve_deps WHERE list_contains($chg, path)",
@@ -107,16 +107,30 @@ def affected(con, m: Model, changed: list[str]) -> set[str]:
     moved = {t.rsplit("=", 1)[0] for t in before ^ after}
     files = sorted(set(chg) | {t[2:] for t in moved if t.startswith("f:")})
     names = sorted(t for t in moved if not t.startswith("f:"))
+    rebind(con)
     rows = store.run(con, """
         SELECT path FROM resolve_deps
         WHERE list_has_any(files, $files) OR list_has_any(names, $names)
         UNION SELECT e.path FROM edges e
-        WHERE e.dst_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM symbols s WHERE s.symbol_id = e.dst_id)
-        UNION SELECT e.path FROM call_candidates c JOIN edges e USING (edge_id)
-        WHERE c.symbol_id IS NOT NULL
-          AND NOT EXISTS (SELECT 1 FROM symbols s WHERE s.symbol_id = c.symbol_id)""",
+        WHERE e.dst_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM symbols s WHERE s.symbol_id = e.dst_id)""",
                      {"files": files, "names": names})
     return set(chg) | {r[0] for r in rows}
+
+
+def rebind(con) -> None:
+    """Edges into a re-indexed file point at symbol ids that are gone (its symbols got new
+    ids). What such an edge means changes only if its file read the edit (a file or a
+    name token above, and then the file is resolved again); otherwise it keeps its target
+    qualname, and when exactly one symbol has that qualname now, the edge takes its id,
+    as a fresh resolution would give it. The rest stay pointing nowhere and their files
+    are resolved again. Candidates are qualnames: `call_candidates` takes the new ids
+    when it is rebuilt (`passes._write_candidates`)."""
+    store.run(con, """
+        UPDATE edges SET dst_id = u.symbol_id
+        FROM (SELECT qualname, min(symbol_id) AS symbol_id FROM symbols
+              GROUP BY qualname HAVING count(*) = 1) u
+        WHERE edges.dst_qualname = u.qualname AND edges.dst_id IS NOT NULL
+          AND NOT EXISTS (SELECT 1 FROM symbols s WHERE s.symbol_id = edges.dst_id)""")
 
 
 def write(con, m: Model, reads: dict[str, tuple[int, set]], full: bool) -> None:
@@ -136,10 +150,10 @@ def write(con, m: Model, reads: dict[str, tuple[int, set]], full: bool) -> None:
     else:
         store.run(con, "DELETE FROM resolve_deps WHERE list_contains($p, path)", {"p": paths})
     if paths:
-        tbl = pa.table({"path": pa.array(paths, pa.string()),
-                        "files": pa.array(files_col, pa.list_(pa.string())),
-                        "names": pa.array(names_col, pa.list_(pa.string())),
-                        "provides": pa.array(prov_col, pa.list_(pa.string()))})
+        tbl = pa.table({"path": store.arrow_array(paths, pa.string()),
+                        "files": store.arrow_array(files_col, pa.list_(pa.string())),
+                        "names": store.arrow_array(names_col, pa.list_(pa.string())),
+                        "provides": store.arrow_array(prov_col, pa.list_(pa.string()))})
         store.insert_columns(con, "resolve_deps", {n: tbl.column(n) for n in tbl.column_names})
 
 
@@ -151,4 +165,4 @@ def _bit_indexes(bits: int):
         bits ^= low
 
 
-__all__ = ["provides", "needs_full", "affected", "write"]
+__all__ = ["provides", "needs_full", "affected", "rebind", "write"]

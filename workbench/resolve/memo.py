@@ -102,16 +102,11 @@ class Memo:
                 frames[-1][1] = True
             return got
         got = self.clean.get(key)
-        if got is not None:
-            if depth is None:
-                self._merge(got[2], got[3])
-                return got[0]
-            deepest = depth + got[1]
-            if deepest <= self.max_depth:
-                if frames and deepest > frames[-1][3]:
-                    frames[-1][3] = deepest
-                self._merge(got[2], got[3])
-                return got[0]
+        if got is not None and (depth is None or depth + got[1] <= self.max_depth):
+            if frames and depth is not None and depth + got[1] > frames[-1][3]:
+                frames[-1][3] = depth + got[1]
+            self._merge(got[2], got[3])
+            return got[0]
         pos = self._pos.get(key)
         if pos is not None:              # a cycle: `key` is being computed
             top = frames[-1]

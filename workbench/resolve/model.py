@@ -112,6 +112,7 @@ class Model:
         self.exports: dict[int, dict[str, list[tuple]]] = defaultdict(dict)  # module -> name -> rows
         self.receivers: dict[tuple, list[str]] = {}     # (scope, line, method) -> receiver texts
         self.args_by_callee: dict[str, list[tuple]] = defaultdict(list)
+        self._strings: dict[str, str] = {}  # bindings' texts, one object each (`_add_rows`)
         self.lazy = not bulk_bindings     # incremental: bindings per file, arguments per callee
         self._lazy_tbl = None
         self._lazy_paths: dict[str, tuple[int, int]] = {}
@@ -154,22 +155,23 @@ class Model:
             self._load_path(path)
 
     # the callee's last name, computed by DuckDB (`self.items.append#0` -> `append`)
-    _CALLEE_KEY = ("CASE WHEN kind = 'arg' THEN regexp_extract(name, "
-                   "'([A-Za-z_$][A-Za-z0-9_$]*)[^A-Za-z0-9_$#]*#[^#]*$', 1) END")
+    _CALLEE_KEY = ("CASE WHEN kind = 'arg' THEN nullif(regexp_extract(name, "
+                   "'([A-Za-z_$][A-Za-z0-9_$]*)[^A-Za-z0-9_$#]*#[^#]*$', 1), '') END")
 
     def _load_bindings(self) -> None:
         """All bindings, grouped by scope (one query; ~0.5 s for the standard library)."""
         if self._bind_loaded:
             return
-        rows = cols(self.con, f"""SELECT src_id, kind, name, value, value_type, value_id, line,
-                                         {self._CALLEE_KEY} AS callee_key
-                                  FROM bindings ORDER BY path, line, rowid""")
+        tbl = self.con.sql(f"""SELECT src_id, kind, name, value, value_type, value_id, line,
+                                      {self._CALLEE_KEY} AS callee_key
+                               FROM bindings ORDER BY path, line, rowid""").to_arrow_table()
         self._bind_loaded = True
         self.args_by_callee = defaultdict(list)
-        if not rows:
-            return
-        self._add_rows(rows["src_id"], rows["kind"], rows["name"], rows["value"], rows["value_type"],
-                       rows["value_id"], rows["line"], rows["callee_key"])
+        # batch by batch: Python lists of every column at once would double the peak memory
+        for batch in tbl.to_batches(max_chunksize=self._BATCH):
+            self._add_rows(*(batch.column(i).to_pylist() for i in range(batch.num_columns)))
+
+    _BATCH = 50_000
 
     def _add_rows(self, srcs, kinds, names, values, vtypes, vids, lines, keys) -> None:
         """Group bindings rows (in `path, line` order) by scope; `arg` rows by callee key."""
@@ -177,6 +179,9 @@ class Model:
         ns = self.ns
         binds, elements, returns, yields = self.binds, self.elements, self.returns, self.yields
         args = self.args_by_callee
+        # one string object per distinct text: Arrow hands every row its own copy, and
+        # kinds, value types, names and values repeat (half a million rows: ~100 MB)
+        one = self._strings.setdefault
         for src, kind, name, value, vtype, vid, line, key in zip(
                 srcs, kinds, names, values, vtypes, vids, lines, keys):
             scope = ns_cache.get(src, -1)
@@ -184,6 +189,11 @@ class Model:
                 scope = ns_cache[src] = ns(src)
             if scope is None:
                 continue
+            kind, vtype = one(kind, kind), one(vtype, vtype)
+            if name is not None:
+                name = one(name, name)
+            if value is not None:
+                value = one(value, value)
             row = (scope, kind, name, value, vtype, vid, line)
             if kind == "arg":
                 if key:
@@ -251,7 +261,7 @@ class Model:
             self._load_bindings()
             return tbl
         key = tbl.column("callee_key").chunk(0)
-        sel = pc.indices_nonzero(pc.fill_null(pc.not_equal(key, ""), False))
+        sel = pc.indices_nonzero(pc.is_valid(key))     # no scalar argument: that imports pandas
         keys = key.take(sel)
         order = pc.sort_indices(keys)                 # stable: bulk order within a key
         self._lazy_key_idx = sel.take(order)

@@ -7,8 +7,9 @@ by a `Resolver`, and only changed rows are written back with one `UPDATE ... FRO
 Arrow table.
 
 Incremental runs (`changed_paths` given) re-resolve the edges of the changed files, the
-edges that pointed into them (their `dst_id` no longer exists, or a candidate vanished),
-and the edges whose target name or class hierarchy the change may affect. They turn
+edges that pointed into them (their `dst_id` no longer exists and no single symbol has
+their target's qualname now: `deps.rebind`), and the edges whose target name or class
+hierarchy the change may affect. They turn
 bindings into Python objects only for the files evaluation reaches (argument rows: only
 for the callee names it asks about), from the same bulk query kept as Arrow, and rebuild
 `call_candidates` only for the edges they touched (plus rows a change made stale).
@@ -320,7 +321,7 @@ def _write_candidates(con, edge_ids: list[int] | None = None, changed: list[str]
         return
     name = f"_wb_cand_edges_{time.monotonic_ns()}"
     redo = f"_wb_cand_redo_{time.monotonic_ns()}"
-    con.register(name, pa.table({"edge_id": pa.array(edge_ids, pa.int64())}))
+    con.register(name, pa.table({"edge_id": store.arrow_array(edge_ids, pa.int64())}))
     try:
         store.run(con, f"""
             CREATE TEMP TABLE {redo} AS
@@ -352,11 +353,11 @@ def _write_back(con, rows: list, imp_rows: list) -> int:
     n = 0
     if changed:
         tbl = pa.table({
-            "edge_id": pa.array([r[0] for r in changed], pa.int64()),
-            "dst_id": pa.array([r[5] for r in changed], pa.int64()),
-            "dst_qualname": pa.array([r[6] for r in changed], pa.string()),
-            "resolution": pa.array([r[7] for r in changed], pa.string()),
-            "candidates": pa.array([r[8] for r in changed], pa.list_(pa.string())),
+            "edge_id": store.arrow_array([r[0] for r in changed], pa.int64()),
+            "dst_id": store.arrow_array([r[5] for r in changed], pa.int64()),
+            "dst_qualname": store.arrow_array([r[6] for r in changed], pa.string()),
+            "resolution": store.arrow_array([r[7] for r in changed], pa.string()),
+            "candidates": store.arrow_array([r[8] for r in changed], pa.list_(pa.string())),
         })
         name = f"_wb_resolved_{time.monotonic_ns()}"
         con.register(name, tbl)
@@ -369,8 +370,8 @@ def _write_back(con, rows: list, imp_rows: list) -> int:
         n += len(changed)
     imp_changed = [r for r in imp_rows if r[1] != r[2]]
     if imp_changed:
-        tbl = pa.table({"rid": pa.array([r[0] for r in imp_changed], pa.int64()),
-                        "resolved_path": pa.array([r[1] for r in imp_changed], pa.string())})
+        tbl = pa.table({"rid": store.arrow_array([r[0] for r in imp_changed], pa.int64()),
+                        "resolved_path": store.arrow_array([r[1] for r in imp_changed], pa.string())})
         name = f"_wb_imports_{time.monotonic_ns()}"
         con.register(name, tbl)
         try:

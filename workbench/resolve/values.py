@@ -70,17 +70,27 @@ EMPTY = frozenset()
 _RANK: dict[int, int] = {}
 
 
+# value -> its sort key (`ordered`): the same values are ordered again and again
+_KEYS: dict = {}
+
+
 def set_rank(rank: dict[int, int]) -> None:
     """Use `rank` (symbol id -> canonical place) to order values from now on."""
     _RANK.clear()
     _RANK.update(rank)
+    _KEYS.clear()
 
 
 def _value_key(v) -> str:
+    got = _KEYS.get(v)
+    if got is not None:
+        return got
     x = v[1] if len(v) > 1 else None
     if x.__class__ is int:                # the symbol a value is about: by its place
-        return repr((v[0], _RANK.get(x, x)) + v[2:])
-    return repr(v)
+        got = _KEYS[v] = repr((v[0], _RANK.get(x, x)) + v[2:])
+    else:
+        got = _KEYS[v] = repr(v)
+    return got
 
 
 def ordered(vals):
