@@ -33,6 +33,7 @@ CALLS = [
     ("file_index", {"path": "shop/orders.py"}),
     ("read_outline", {"path": "shop/orders.py"}),
     ("read_outline", {"path": "shop"}),
+    ("read_outline", {"path": "shop/orders.py", "symbol": "Order", "level": 2}),
     ("read_region", {"path": "shop/orders.py", "start_line": 94, "end_line": 106}),
     ("resolve_symbol", {"name": "Order.add_item"}),
     ("search_symbols", {"query": "order"}),
@@ -44,6 +45,7 @@ CALLS = [
     ("impact", {"paths": ["shop/pricing.py"]}),
     ("repo_overview", {}),
     ("repo_map", {"budget_tokens": 256}),
+    ("context_pack", {"task": "fix-bug", "target": "shop.orders.place_order", "budget_tokens": 800}),
 ]
 LEAN = Rules(docs=False, max_children=10, max_chars=3000)
 NEXT = re.compile(r"next page: (\w+)\((.*)\)\]$")

@@ -47,8 +47,11 @@ rows = tasks.from_git(REPO, FROM, TO)
 tasks.prepare(REPO, FROM, DB)
 wb = workbench.open(DB, read_only=False)      # the task set is stored in the database
 tasks.save(wb.con, rows, "history")
-task_table = tasks.load(wb.con, task_set="history").to_pandas()
-task_table[["change", "path", "qualname", "start_line", "end_line", "note"]]
+# (a definition added in a new file has no lines in the old revision: shown blank)
+task_table = wb.sql("""SELECT change, path, qualname, coalesce(start_line::VARCHAR, '') AS start_line,
+                              coalesce(end_line::VARCHAR, '') AS end_line, coalesce(note, '') AS note
+                       FROM tasks WHERE task_set = 'history' ORDER BY task_id""").df()
+task_table
 
 # %% [markdown]
 # ## 2. Every strategy under two rule sets
@@ -102,10 +105,13 @@ df = res.results.to_pandas()
 costly = df[(df.strategy == "outline_region") & (df.rules == first) & (df.outcome != "n/a")]
 if len(costly):
     task_id = int(costly.sort_values("tokens").iloc[-1].task_id)
-    calls = res.calls.to_pandas()
     print(costly.sort_values("tokens").iloc[-1][["qualname", "tokens", "file_tokens", "outcome"]].to_dict())
-    display(calls[(calls.task_id == task_id) & (calls.strategy == "outline_region") & (calls.rules == first)]
-            [["step", "tool", "args", "tokens", "start_line", "end_line"]])
+    wb.con.register("run_calls", res.calls)      # the tool calls, as SQL sees them
+    display(wb.sql(f"""SELECT step, tool, args, tokens,
+                              coalesce(start_line::VARCHAR, '') AS start_line,   -- blank: an outline
+                              coalesce(end_line::VARCHAR, '') AS end_line        -- returns no lines
+                       FROM run_calls WHERE task_id = {task_id} AND strategy = 'outline_region'
+                         AND rules = '{first}' ORDER BY step""").df())
 
 # %% [markdown]
 # What the agent read first, exactly (the hierarchical outline at the level that fits the

@@ -63,6 +63,25 @@ def cmd_from_symbols(a) -> int:
     return 0
 
 
+def cmd_from_log(a) -> int:
+    from ..tasks import from_log, save
+    with open_db(a.db, read_only=False) as wb:
+        try:
+            rows, skipped = from_log(wb.con, a.log, sessions=a.session or (), task_set=a.name,
+                                     per_session=not a.once, max_per_read=a.max_per_read)
+        except (ValueError, FileNotFoundError) as exc:
+            return fail("tasks from-log", str(exc))
+        tbl = save(wb.con, rows, a.name)
+    out(f"{tbl.num_rows} tasks (definitions the agent read) -> {a.db}, table tasks, set {a.name!r}")
+    if skipped:
+        why: dict[str, int] = {}
+        for *_, reason in skipped:
+            key = reason.split(" (")[0] if "holds" in reason else reason
+            why[key] = why.get(key, 0) + 1
+        out(f"calls left out ({len(skipped)}): " + "; ".join(f"{n} x {k}" for k, n in sorted(why.items())))
+    return 0
+
+
 def cmd_list(a) -> int:
     from ..tasks import summary
     with open_db(a.db) as wb:
@@ -178,7 +197,7 @@ def add_parsers(sub) -> None:
                               "tasks from-symbols pyshop.duckdb shop.orders.place_order",
                               "tasks list pyshop.duckdb"))
     tsub = t.add_subparsers(dest="tasks_cmd", required=True, metavar="SUBCOMMAND",
-                            help="from-git, from-symbols, list or export")
+                            help="from-git, from-symbols, from-log, list or export")
 
     s = add_command(tsub, "from-git", "the definitions changed between two revisions of a git repository",
                     examples=("tasks from-git ~/src/requests --from v2.31.0 --to v2.32.0 --db requests.duckdb",))
@@ -210,6 +229,18 @@ def add_parsers(sub) -> None:
     s.add_argument("--path", action="append", metavar="PREFIX", help="only definitions under this path")
     s.add_argument("--name", default="symbols", help="task set name (default: symbols)")
     s.set_defaults(func=cmd_from_symbols, cmd="tasks from-symbols")
+
+    s = add_command(tsub, "from-log", "the definitions an agent read, from a call log of workbench serve --log",
+                    examples=("tasks from-log pyshop.duckdb calls.duckdb --name session-1",))
+    s.add_argument("db", help="the index the agent was served from (its revision)")
+    s.add_argument("log", help="the call log file (workbench serve --log FILE)")
+    s.add_argument("--session", action="append", metavar="ID", help="only this session (repeatable)")
+    s.add_argument("--name", default="log", help="task set name (default: log)")
+    s.add_argument("--once", action="store_true",
+                   help="one task per definition over all sessions (default: one per session)")
+    s.add_argument("--max-per-read", type=int, default=3, metavar="N",
+                   help="a region holding more than N definitions is exploration, not a target (default 3)")
+    s.set_defaults(func=cmd_from_log, cmd="tasks from-log")
 
     s = add_command(tsub, "list", "the task sets of a database", examples=("tasks list pyshop.duckdb",))
     s.add_argument("db")

@@ -22,7 +22,7 @@ import json
 
 from ..vocab import ANONYMOUS_KINDS, CLASS_KINDS, SIGNATURE_KINDS
 from .outline import (RENDERERS, FileData, Sym, _comment, _keep, _no_outline_text, json_file,
-                      lines_label, load, members, outlinable, render, top_level)
+                      lines_label, load, load_uses, members, outlinable, render, top_level)
 from .rules import Rules
 from .source import file_info
 from .tokens import get_tokenizer
@@ -132,6 +132,8 @@ def file_levels(con, rel: str, rules: Rules, level: int | None = None) -> tuple[
                          f"symbol=\"NAME\", level={level})")
     info = file_info(con, rel) if rel != "." else None
     one = load(con, rel, [info])[0] if info is not None and outlinable(info) else None
+    if one is not None:
+        load_uses(con, [one], rules)            # a max_children cap ranks members by use
     if level is None:
         if one is not None:
             data, versions = json_file(one, rules), {one.path: one.info.sha256}
@@ -184,19 +186,21 @@ def find_symbol(fd: FileData, name: str) -> Sym | None:
     return None
 
 
-def _load_file(con, rel: str) -> FileData:
+def _load_file(con, rel: str, rules: Rules) -> FileData:
     info = file_info(con, rel)
     if info is None:
         raise LevelError(f"error: a symbol is looked up in one file; {rel!r} is not an indexed file")
     if not outlinable(info):
         raise LevelError(_no_outline_text(info))
-    return load(con, rel, [info])[0]
+    fd = load(con, rel, [info])[0]
+    load_uses(con, [fd], rules)
+    return fd
 
 
 def symbol_level(con, rel: str, symbol: str, rules: Rules, level: int | None = None) -> tuple[str, dict, dict]:
     """(text, data, versions) of one definition of file `rel`: level 2 (members) or 3
     (blocks); None picks 2 for a definition with members, 3 for a function without."""
-    fd = _load_file(con, rel)
+    fd = _load_file(con, rel, rules)
     s = find_symbol(fd, symbol)
     if s is None:
         raise LevelError(f"error: no definition {symbol!r} in {rel}; read_outline(path=\"{rel}\") "

@@ -246,7 +246,7 @@ def _add_method(ctx, f: _Files, s: tuple, pack: _Pack) -> None:
     if cls[2] not in CLASS_KINDS:
         raise ToolError(f"error: add-method needs a class (or a member of one); {s[4]} is a {s[2]}")
     sid, path, kind, name, qual, a, b = cls[:7]
-    fd = _load_file(ctx.con, path)
+    fd = _load_file(ctx.con, path, ctx.rules)
     sym = find_symbol(fd, qual)
     text, _, _ = _members(fd, sym, ctx.rules.replace(outline_budget=None, format="markdown"))
     pack.add("class outline", f"the outline of {name}", text.splitlines(), cuttable=True)
