@@ -13,7 +13,11 @@ Prints, measured on the code as it is:
 * drift: edges whose resolution or target differ between an incremental re-index and a
   fresh index of the same files, per trial, on a copy of the standard library;
 * the worst symbol lookup on the standard-library index (seconds and peak memory, each
-  lookup in its own capped process) and the worst single file to index (peak memory).
+  lookup in its own capped process) and the worst single file to index (peak memory);
+* the per-call time limit (rule `tool_timeout`): slow requests through real tool arguments
+  (a large repo_map of the standard library, a deep call chain through a dense call graph),
+  how long each ran with and without the limit, and the next call on the same connection,
+  in process and over MCP.
 
     .venv/bin/python bench/reliability.py [--quick] [--out bench/results/reliability.txt]
 
@@ -644,12 +648,36 @@ def drift(base: Path, trials: int, quick: bool, seed: int = 11) -> list[int]:
 
 # ---------------------------------------------------------------- memory
 
-LOOKUP = """
+# Peak memory of a child: the kernel's high-water mark of its own memory map (VmHWM), reset
+# once the child is ready (clear_refs 5), in KiB. Not ru_maxrss: Linux carries a parent's
+# resident size at fork time into the child's ru_maxrss across exec, so a child of a large
+# bench process would report the parent's size.
+PEAK = """
+def _status(key):
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+def reset_peak():
+    try:
+        with open("/proc/self/clear_refs", "w") as fh:
+            fh.write("5")
+    except OSError:
+        pass
+    return _status("VmRSS")
+def peak():
+    return _status("VmHWM")
+"""
+
+LOOKUP = PEAK + """
 import json, resource, sys, time, workbench
+from workbench.views.rules import Rules
+from workbench.views.tokens import get_tokenizer
 db, op, name = sys.argv[1], sys.argv[2], sys.argv[3]
 wb = workbench.open(db, read_only=True)
 wb.sql("SELECT count(*) FROM symbols").fetchall()
-base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+get_tokenizer(Rules().tokenizer).count("warm up")     # loaded once per process (a server: at start)
+base = reset_peak()
 t = time.perf_counter()
 try:
     if op == "api.find_definition":
@@ -664,11 +692,10 @@ except MemoryError:
 except Exception as exc:
     err = type(exc).__name__ + ": " + str(exc).splitlines()[0][:80]
 s = time.perf_counter() - t
-print(json.dumps({"s": s, "peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, "base": base,
-                  "err": err}))
+print(json.dumps({"s": s, "peak": peak(), "base": base, "err": err}))
 """
 
-ONE_FILE = """
+ONE_FILE = PEAK + """
 import json, os, resource, sys, time
 import workbench.indexer as ix
 from workbench.extract import extract_file
@@ -680,7 +707,7 @@ if hasattr(ix, "_limit_memory"):               # what a parser process of the in
 spec = detect(name)
 if spec is not None:                           # load the grammar and compile its queries first
     extract_file("warm" + os.path.splitext(name)[1], b"x = 1\\n", spec)
-base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+base = reset_peak()
 path = os.path.join(root, name)
 entry = ScanEntry(name, path, os.path.getsize(path), os.path.getmtime(path))
 t = time.perf_counter()
@@ -689,7 +716,7 @@ try:
 except TypeError:                              # older signature
     r = ix.process_file(entry, None)
 s = time.perf_counter() - t
-print(json.dumps({"s": s, "peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, "base": base,
+print(json.dumps({"s": s, "peak": peak(), "base": base,
                   "status": r.status + (f" ({r.skip_reason})" if r.skip_reason else "")
                   + (f" ({r.message})" if r.status == "failed" else "")}))
 """
@@ -761,6 +788,68 @@ def stub_seconds(base: Path) -> float:
     return s if status == "ok" else float("inf")
 
 
+# ---------------------------------------------------------------- tool time limit
+
+def _dense_repo(base: Path, width: int = 8, layers: int = 9) -> str:
+    """A call graph where every function calls every function of the next layer:
+    `trace_call_chain` at depth 8 from the top follows width**8 paths."""
+    lines = []
+    for layer in range(layers):
+        for i in range(width):
+            lines.append(f"def f{layer}_{i}():")
+            lines += [f"    f{layer + 1}_{j}()" for j in range(width)] if layer + 1 < layers \
+                else ["    return 1"]
+            lines.append("")
+    root = base / "dense"
+    write(root, "dense.py", "\n".join(lines))
+    db = str(base / "dense.duckdb")
+    index(root, db, jobs=1, progress=False)
+    return db
+
+
+def tool_limit(base: Path, stdlib_db: str) -> list[str]:
+    """Slow requests through real tool arguments, with and without `tool_timeout`: how long
+    each call ran, whether it was stopped, and the next call on the same connection."""
+    from workbench.server.client import run_calls
+    from workbench.views import call
+    from workbench.views.rules import Rules
+    out = []
+    nxt = ("find_definition", {"symbol": "__init__"})
+
+    def timed(wb, name, args, rules):
+        t = time.perf_counter()
+        r = call(wb, name, args, rules=rules)
+        return time.perf_counter() - t, r
+
+    def show(name, args):
+        return f"{name}(" + ", ".join(f"{k}={v!r}" for k, v in args.items()) + ")"
+
+    cases = [(stdlib_db, "the standard-library index", "repo_map", {"budget_tokens": 100000},
+              [None, 2.0, Rules().tool_timeout], nxt),
+             (_dense_repo(base), "a dense call graph (8 layers of 8 functions)", "trace_call_chain",
+              {"symbol": "dense.f0_0", "depth": 8}, [2.0, Rules().tool_timeout],
+              ("find_callers", {"symbol": "f4_2"}))]
+    for db, where, name, args, limits, then in cases:
+        wb = workbench.open(db)
+        call(wb, *then)                              # tokenizer and caches loaded
+        for lim in limits:
+            s, r = timed(wb, name, args, Rules(tool_timeout=lim))
+            s2, r2 = timed(wb, *then, Rules(tool_timeout=lim))
+            out.append(f"{show(name, args)} on {where}, tool_timeout={lim}: {s:.2f} s, "
+                       f"{'stopped' if r.error and 'tool_timeout' in r.text else 'error' if r.error else 'answered'}"
+                       f"; next call {show(*then)} {s2:.2f} s, "
+                       f"{'error: ' + r2.text[:60] if r2.error else 'answered'}")
+        wb.close()
+    t = time.perf_counter()
+    ans = run_calls(stdlib_db, [("repo_map", {"budget_tokens": 100000}), nxt], stdio=True,
+                    extra_args=("--rule", "tool_timeout=2"))
+    s = time.perf_counter() - t
+    out.append(f"over MCP (workbench serve, stdio, --rule tool_timeout=2): repo_map(budget_tokens=100000) "
+               f"{'stopped' if ans[0].is_error and 'tool_timeout' in ans[0].text else 'NOT stopped'}, "
+               f"next call {'answered' if not ans[1].is_error else 'error'}; both with server start {s:.2f} s")
+    return out
+
+
 # ---------------------------------------------------------------- main
 
 def main(argv=None) -> int:
@@ -769,7 +858,9 @@ def main(argv=None) -> int:
     ap.add_argument("--out", help="also write the report here")
     ap.add_argument("--lookup-cap-mb", type=int, default=6144,
                     help="memory cap of each lookup process (a runaway lookup is stopped there)")
-    ap.add_argument("--only", default="attacks,race,kill,poll,drift,lookup,file,stub",
+    ap.add_argument("--stdlib-db", metavar="FILE",
+                    help="an index of the standard library made by this code (default: index it here)")
+    ap.add_argument("--only", default="attacks,race,kill,poll,drift,lookup,limit,file,stub",
                     help="comma-separated sections to run (default: all)")
     a = ap.parse_args(argv)
     only = set(a.only.split(","))
@@ -827,9 +918,10 @@ def main(argv=None) -> int:
             d = drift(base, 2 if a.quick else 3, a.quick)
             say(f"drift edges (incremental vs fresh, per trial): {d} (total {sum(d)})")
 
-        if "lookup" in only:
-            stdlib_db = str(base / "stdlib.duckdb")
+        stdlib_db = a.stdlib_db or str(base / "stdlib.duckdb")
+        if only & {"lookup", "limit"} and not a.stdlib_db:
             index(STDLIB, stdlib_db, progress=False)
+        if "lookup" in only:
             names = ["__init__", "setUp", "get", "__repr__", "run"][:3 if a.quick else 5]
             ops = ["api.find_definition", "api.find_callers", "tool.find_definition", "tool.find_callers"]
             rows = worst_lookup(stdlib_db, names, ops, 1 if a.quick else 3, a.lookup_cap_mb, 300)
@@ -842,6 +934,10 @@ def main(argv=None) -> int:
                 f"+{slow[3]:.0f} MB (process peak {slow[5]:.0f} MB){' - ' + slow[4] if slow[4] else ''}")
             for r in sorted(rows, key=lambda r: (-r[3], -r[2]))[:8]:
                 say(f"    {r[1]}({r[0]!r}): {r[2]:.2f} s, +{r[3]:.0f} MB, peak {r[5]:.0f} MB {r[4]}")
+
+        if "limit" in only:
+            for line in tool_limit(base, stdlib_db):
+                say(f"tool time limit: {line}")
 
         if "file" in only:
             files = worst_file(base, a.quick, 900)

@@ -17,11 +17,15 @@ from __future__ import annotations
 import inspect
 import json
 import re
+import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+import duckdb
+
 from .. import store
 from . import freshness, pathsafe
+from .limits import limited
 from .lookup import is_dir
 from .paging import Budget, cap, fit, page_note
 from .response import Response
@@ -158,18 +162,57 @@ def _answer(out) -> Answer:
     return Answer(out[0], out[1], out[2], out[3] if len(out) > 3 else None)
 
 
-def _run(name: str, impl, wb, args: dict, rules: Rules, session, tok, head: list[str]):
-    """One run of a tool: (answer, stale files) with `head` lines' room kept free."""
+class _Clock:
+    """The time a call's tool runs may still take (a refresh between runs does not count)."""
+
+    def __init__(self, seconds: float | None):
+        self.total = self.left = seconds
+
+    def spend(self, seconds: float) -> None:
+        if self.left is not None:
+            self.left = max(0.0, self.left - seconds)
+
+
+def _run(name: str, impl, wb, args: dict, rules: Rules, session, tok, head: list[str],
+         clock: _Clock):
+    """One run of a tool: (answer, stale files) with `head` lines' room kept free, its
+    queries stopped when the call's time (`clock`) runs out or they need more memory than
+    the rules allow."""
     con = getattr(wb, "con", wb)
     spent = "\n".join(head)
     budget = Budget(rules.max_chars, rules.max_tokens, tok)
     if head:
         budget = budget.less(len(spent) + 1, tok.count(spent) + 1)
     ctx = Context(con, getattr(wb, "root", None) or root_of(con), rules, session, budget, name)
-    ans = _answer(impl(ctx, **args))
-    used = ans.files if ans.files is not None else tuple(ans.versions)
-    found = freshness.stale(con, ctx.root, set(used) - set(ans.checked)) if used else {}
+    t0 = time.monotonic()
+    lim = None
+    try:
+        with limited(con, clock.left, rules.tool_memory_mb) as lim:
+            ans = _answer(impl(ctx, **args))
+            used = ans.files if ans.files is not None else tuple(ans.versions)
+            found = freshness.stale(con, ctx.root, set(used) - set(ans.checked)) if used else {}
+    except duckdb.InterruptException:
+        if lim is None or not lim.fired:
+            raise                   # not our limit (a user's interrupt): let it through
+        raise ToolError(f"error: {_shown_call(name, args)} was stopped after {clock.total:g} s, the "
+                        "time limit of one tool call (rule tool_timeout); narrow the request: "
+                        f"{TOOLS[name].advice}") from None
+    except duckdb.OutOfMemoryException:
+        limit = f"{rules.tool_memory_mb:,} MB, the memory limit of one tool call (rule tool_memory_mb)" \
+            if rules.tool_memory_mb else "the memory DuckDB may use"
+        raise ToolError(f"error: {_shown_call(name, args)} needed more than {limit}; narrow the "
+                        f"request: {TOOLS[name].advice}") from None
+    finally:
+        clock.spend(time.monotonic() - t0)
     return ans, found
+
+
+def _shown_call(name: str, args: dict) -> str:
+    """`name(a=1, b='x')` for an error text (long values cut)."""
+    def one(v) -> str:
+        r = repr(v)
+        return _shown(v) if isinstance(v, str) else r if len(r) <= 60 else r[:50] + " ...]"
+    return f"{name}(" + ", ".join(f"{k}={one(v)}" for k, v in args.items()) + ")"
 
 
 def _invoke(name: str, impl, wb, args: dict, rules: Rules | None, session, refresh=None) -> Response:
@@ -184,25 +227,26 @@ def _invoke(name: str, impl, wb, args: dict, rules: Rules | None, session, refre
     tok = get_tokenizer(rules.tokenizer)
     args = {k: v for k, v in args.items() if v is not None}
     ans, found, error, cut, why = None, {}, False, False, None
+    clock = _Clock(rules.tool_timeout)
     try:
         _check_args(name, args)
         try:
-            ans, found = _run(name, impl, wb, args, rules, session, tok, head)
+            ans, found = _run(name, impl, wb, args, rules, session, tok, head, clock)
         except ToolError as exc:
             if refresh is None or exc.missing is None or refresh([exc.missing]) is not True:
                 raise
-            ans, found = _run(name, impl, wb, args, rules, session, tok, head)
+            ans, found = _run(name, impl, wb, args, rules, session, tok, head, clock)
         if found and refresh is not None:
             done = refresh(sorted(found))
             if done is True:
-                ans, found = _run(name, impl, wb, args, rules, session, tok, head)
+                ans, found = _run(name, impl, wb, args, rules, session, tok, head, clock)
             elif isinstance(done, str):
                 why = done
         notes = head + ([freshness.warning(found)] if found else []) + ([why] if why and found else [])
         text = "\n".join(notes + [ans.text]) if notes else ans.text
         budget = Budget(rules.max_chars, rules.max_tokens, tok)
         if notes and not budget.fits(text):         # make room for the warning and go again
-            ans, _ = _run(name, impl, wb, args, rules, session, tok, notes)
+            ans, _ = _run(name, impl, wb, args, rules, session, tok, notes, clock)
             text = "\n".join(notes + [ans.text])
         text, cut = cap(text, budget, tool_.advice)
         data, versions, repeat_of = ans.data, ans.versions, ans.repeat_of

@@ -54,6 +54,13 @@ class Rules:
                             "same way", "answer")
     max_rows: int = _rule(40, "rows per page of list answers (find_callers, find_definition, ...); "
                           "the note gives the offset of the next page", "answer", widget_max=200)
+    tool_timeout: float | None = _rule(10.0, "seconds a tool call may run: past it the call's query is stopped "
+                                       "and the answer is an error naming the limit and how to narrow the "
+                                       "request (none: no limit)", "answer")
+    tool_memory_mb: int | None = _rule(1024, "megabytes of memory DuckDB may use during a tool call (it spills "
+                                       "to its temporary directory or stops the query with an error past "
+                                       "it; a lower limit already set on the connection stays; none: "
+                                       "DuckDB's own limit)", "answer")
     # ---- read_region / resolve_symbol
     region_line_numbers: bool = _rule(False, "prefix every returned line with its number", "region")
     dedupe: bool = _rule(True, "a session answers repeats with 'already provided'", "region")
@@ -84,6 +91,12 @@ class Rules:
             raise ValueError(f"max_tokens must be an integer >= 50, not {self.max_tokens!r}")
         if not isinstance(self.max_rows, int) or self.max_rows < 1:
             raise ValueError(f"max_rows must be a positive integer, not {self.max_rows!r}")
+        t = self.tool_timeout
+        if t is not None and (isinstance(t, bool) or not isinstance(t, (int, float)) or not t > 0):
+            raise ValueError(f"tool_timeout must be a positive number of seconds or None, not {t!r}")
+        m = self.tool_memory_mb
+        if m is not None and (isinstance(m, bool) or not isinstance(m, int) or m < 16):
+            raise ValueError(f"tool_memory_mb must be an integer >= 16 or None, not {m!r}")
 
     # -------------------------------------------------------------- comparing
     def replace(self, **changes) -> "Rules":
