@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .. import store
+from .. import rowcache, store
 from . import freshness, pathsafe
 from .lookup import is_dir
 from .paging import Budget, cap, fit, page_note
@@ -81,6 +81,8 @@ class Context:
         paths = sorted({p for p in paths if p})
         if not paths:
             return {}
+        if rowcache.of(self.con) is not None:       # the files rows a long-lived reader holds
+            return {i.path: i.sha256 for i in (file_info(self.con, p) for p in paths) if i is not None}
         return dict(store.run(self.con, "SELECT path, sha256 FROM files WHERE path IN "
                                         "(SELECT unnest(?))", [paths]))
 
