@@ -44,6 +44,7 @@ CALLS = [
     ("impact", {"paths": ["shop/pricing.py"]}),
     ("repo_overview", {}),
     ("repo_map", {"budget_tokens": 256}),
+    ("context_pack", {"task": "fix-bug", "target": "shop.pricing.compute_total", "budget_tokens": 800}),
 ]
 LEAN = Rules(docs=False, max_children=10, max_chars=3000)
 NEXT = re.compile(r"next page: (\w+)\((.*)\)\]$")
