@@ -14,7 +14,7 @@ import uuid
 from collections import OrderedDict
 from datetime import datetime, timezone
 
-from .. import rowcache
+from .. import rowcache, store
 from ..calllog import CallLog
 from ..views import call
 from ..views.profile import Profile, default_compact
@@ -52,6 +52,7 @@ class Served:
         self._closing = False
         get_tokenizer(self.profile.rules.tokenizer).count("warm up")   # load it before the first call
         if self._owns_wb:       # nobody else writes through this connection: lookups from memory
+            store.quiet(self.wb._con)       # no DuckDB progress bar on stderr while rows load
             rowcache.enable(self.wb._con, lambda: getattr(self.wb, "generation", 0))
             self._warming = threading.Thread(target=self._warm, name="workbench-warm", daemon=True)
             self._warming.start()
