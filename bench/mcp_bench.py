@@ -6,7 +6,10 @@ most called function, the most common name, the file with the most definitions, 
 to `workbench serve DB` over stdio, made by the MCP SDK's own client. Printed per tool:
 latency as the client sees it (p50, p95), the same calls answered in process without MCP
 (the baseline, same run), and the largest answer (characters, tokens) under the default
-rules. Three runs, each with a fresh server process.
+rules. Three runs, each with a fresh server process. A server loads the index rows its
+lookups keep in memory when it starts (workbench.rowcache); the first call (a warm-up, not
+measured) waits for that, so the figures are those of a running server. The in-process
+baseline queries the database (no row cache), as the CLI does.
 
     .venv/bin/python bench/mcp_bench.py [--db FILE] [--calls N] [--runs 3] [--out FILE]
 

@@ -14,7 +14,7 @@ LAYERS = [
               "workbench.locations", "workbench.safeio"]),
     ("vocabulary and parsing", ["workbench.vocab", "workbench.exprs", "workbench.scan",
                                 "workbench.extract"]),
-    ("store", ["workbench.store", "workbench.snapshot", "workbench.calllog"]),
+    ("store", ["workbench.store", "workbench.snapshot", "workbench.calllog", "workbench.rowcache"]),
     ("resolution", ["workbench.resolve", "workbench.stats"]),
     ("index and queries", ["workbench.indexer", "workbench.callgraph", "workbench.graph"]),
     ("views", ["workbench.views"]),

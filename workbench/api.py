@@ -89,6 +89,7 @@ class Workbench:
         self._fd = fd
         st = os.fstat(fd)
         self._ident = (st.st_dev, st.st_ino)
+        self.generation = getattr(self, "generation", 0) + 1    # a new index file (or the same, re-read)
 
     def _detach_catalog(self) -> None:
         store.run(self._con, "USE memory")

@@ -40,7 +40,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, field
 
-from . import store
+from . import rowcache, store
 from .vocab import (ANONYMOUS_KINDS, CLASS_KINDS, CONSTRUCTOR_NAMES, DATA_LANGUAGES, DEPENDENCY_EDGE_KINDS,
                     FUNCTION_KINDS)
 
@@ -304,9 +304,13 @@ def symbol_id(con, symbol) -> int:
     if isinstance(symbol, Definition):
         return symbol.symbol_id
     s = _as_name(symbol)                # text is always a name, never an id ("0", "²")
-    exact = store.run(con, "SELECT symbol_id FROM symbols WHERE qualname = ? LIMIT 2", [s])
+    cache = rowcache.of(con)
+    if cache is not None:
+        exact = _hot_qualnames(cache).get(s, ())
+    else:
+        exact = [r[0] for r in store.run(con, "SELECT symbol_id FROM symbols WHERE qualname = ? LIMIT 2", [s])]
     if len(exact) == 1:             # one definition has this qualified name: the ranking's answer too
-        return exact[0][0]
+        return exact[0]
     found = find_definition(con, s, limit=50)
     if not found:
         raise SymbolNotFound(f"no definition named {s!r}")
@@ -321,7 +325,12 @@ def symbol_id(con, symbol) -> int:
 
 def constructor_targets(con, sid: int) -> list[int]:
     """`sid` and, for a class, its constructors: a class is called through them."""
-    row = store.one(con, "SELECT kind, name FROM symbols WHERE symbol_id = ?", [sid])
+    cache = rowcache.of(con)
+    if cache is not None:
+        hit = _hot_symbols(cache).get(sid)
+        row = (hit[3], hit[2]) if hit is not None else None
+    else:
+        row = store.one(con, "SELECT kind, name FROM symbols WHERE symbol_id = ?", [sid])
     if row is None:
         raise SymbolNotFound(f"no symbol with id {sid}")
     ids = [sid]
@@ -341,6 +350,10 @@ def symbols_by_id(con, ids) -> dict[int, Symbol]:
     ids = sorted({int(i) for i in ids if i is not None})
     if not ids:
         return {}
+    cache = rowcache.of(con)
+    if cache is not None:
+        every = _hot_symbols(cache)
+        return {i: Symbol(*every[i]) for i in ids if i in every}
     rows = store.run(con, """
         SELECT symbol_id, qualname, name, kind, path, start_line, end_line FROM symbols
         WHERE symbol_id IN (SELECT unnest(?))""", [ids])
@@ -419,6 +432,13 @@ def find_callers(con, symbol, include_ambiguous: bool = True, limit: int | None 
     (resolution 'ambiguous') unless `include_ambiguous=False`. Sorted by path, line.
     `targets`: `constructor_targets` of the symbol when the caller has them already."""
     ids = targets if targets is not None else constructor_targets(con, symbol_id(con, symbol))
+    cache = rowcache.of(con)
+    if cache is not None:
+        calls = _hot_calls(cache)
+        hits = {e for i in ids for e in calls.by_dst.get(i, ())}
+        if include_ambiguous:
+            hits.update(e for i in ids for e in calls.candidates.get(i, ()))
+        return _hot_page(cache, hits, limit, offset)
     return _query_page(con, _FIND_CALLERS, {"ids": ids, "amb": bool(include_ambiguous)},
                        lambda r: CallSite(*r), limit, offset)
 
@@ -464,8 +484,95 @@ def find_unresolved_calls(con, name: str, known_targets: list[int] = (), limit: 
     to be a builtin or outside the repository) whose callee is written `name` or
     `anything.name`: they may or may not call a definition of that name. Call sites on a line that already calls (or may call: ambiguous) one of
     `known_targets` are left out."""
+    cache = rowcache.of(con)
+    if cache is not None and "." not in name:
+        calls = _hot_calls(cache)
+        rows = calls.rows
+        known = {(rows[e][2], rows[e][3]) for i in known_targets
+                 for e in (*calls.by_dst.get(i, ()), *calls.candidates.get(i, ()))}
+        hits = {e for e in calls.unbound.get(name, ())
+                if not (rows[e][3] is not None and (rows[e][2], rows[e][3]) in known)}
+        return _hot_page(cache, hits, limit, offset)
     return _query_page(con, _FIND_UNRESOLVED, {"name": name, "ids": list(known_targets)},
                        lambda r: CallSite(*r), limit, offset)
+
+
+# ---------------------------------------------------------------- the same, from memory
+# A long-lived reader (the MCP server) holds these rows in its row cache (workbench.rowcache):
+# the rows of the queries above, looked up by key instead of scanned for, giving the same
+# pages (same rows, same order: path, line with NULL last, edge id).
+
+def _hot_qualnames(cache) -> dict[str, list[int]]:
+    def build():
+        out: dict[str, list[int]] = {}
+        for q, i in store.run(cache.con, "SELECT qualname, symbol_id FROM symbols"):
+            out.setdefault(q, []).append(i)
+        return out
+    return cache.group("graph.qualnames", build)
+
+
+def _hot_symbols(cache) -> dict[int, tuple]:
+    return cache.group("graph.symbols", lambda: {r[0]: r for r in store.run(cache.con, """
+        SELECT symbol_id, qualname, name, kind, path, start_line, end_line FROM symbols""")})
+
+
+@dataclass
+class _Calls:
+    rows: dict          # edge_id -> (edge_id, src_id, path, line, dst_id, dst_qualname, dst_name, resolution, candidates)
+    by_dst: dict        # symbol id -> edge ids of the calls bound to it
+    candidates: dict    # symbol id -> edge ids of the ambiguous calls naming it (call_candidates)
+    unbound: dict       # last part of the name as written -> edge ids of the calls _FIND_UNRESOLVED scans
+
+
+def _hot_calls(cache) -> _Calls:
+    def build():
+        rows, by_dst, unbound, texts = {}, {}, {}, {}
+        same = texts.setdefault                 # one string object per distinct text (memory)
+        for r in cache.stream("""
+                SELECT edge_id, src_id, path, line, dst_id, dst_qualname, dst_name, resolution,
+                       candidates, kind = 'calls' FROM edges
+                WHERE kind = 'calls' OR edge_id IN (SELECT edge_id FROM call_candidates)"""):
+            cands = r[8] if r[8] is None else tuple(same(c, c) for c in r[8])
+            r = (r[0], r[1], same(r[2], r[2]), r[3], r[4], r[5] if r[5] is None else same(r[5], r[5]),
+                 r[6] if r[6] is None else same(r[6], r[6]), r[7] if r[7] is None else same(r[7], r[7]),
+                 cands, r[9])
+            rows[r[0]] = r[:9]
+            if not r[9]:
+                continue
+            if r[4] is not None:
+                by_dst.setdefault(r[4], []).append(r[0])
+            elif r[8] is None and (r[7] or "unresolved") not in ("builtin", "external") and r[6] is not None:
+                unbound.setdefault(r[6].rsplit(".", 1)[-1], []).append(r[0])
+        cands: dict = {}
+        for e, i in store.run(cache.con, "SELECT edge_id, symbol_id FROM call_candidates "
+                                         "WHERE symbol_id IS NOT NULL"):
+            if e in rows:
+                cands.setdefault(i, []).append(e)
+        return _Calls(rows, by_dst, cands, unbound)
+    return cache.group("graph.calls", build)
+
+
+def cache_rows(cache) -> None:
+    """Load what the lookups above keep in `cache` now (instead of at their first use)."""
+    _hot_qualnames(cache)
+    _hot_symbols(cache)
+    _hot_calls(cache)
+
+
+def _hot_page(cache, hits: set, limit: int | None, offset: int) -> Page:
+    """The call sites of edges `hits` as `_sites` gives them: sorted, one page."""
+    rows = _hot_calls(cache).rows
+    syms = _hot_symbols(cache)
+    found = sorted((rows[e] for e in hits if e in rows),
+                   key=lambda r: (r[2], r[3] is None, r[3] or 0, r[0]))
+    bounds = _bounds(limit, offset)
+    page = found[bounds["offset"]:bounds["offset"] + bounds["limit"]]
+
+    def site(r):
+        src, dst = syms.get(r[1]), syms.get(r[4]) if r[4] is not None else None
+        return CallSite(r[1], src[1] if src else "?", src[3] if src else "?", r[2], r[3], r[4],
+                        dst[1] if dst else r[5], r[6], r[7], None if r[8] is None else list(r[8]))
+    return Page([site(r) for r in page], len(found), bounds["offset"])
 
 
 # ---------------------------------------------------------------- chains

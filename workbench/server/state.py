@@ -14,6 +14,7 @@ import uuid
 from collections import OrderedDict
 from datetime import datetime, timezone
 
+from .. import rowcache, store
 from ..calllog import CallLog
 from ..views import call
 from ..views.profile import Profile, default_compact
@@ -37,6 +38,8 @@ class Served:
         from ..api import open as open_db
         self._owns_wb = isinstance(db, (str, os.PathLike))
         self.wb = open_db(str(db), read_only=True) if self._owns_wb else db
+        self._lock = threading.RLock()          # one call at a time on the index connection
+        self._warming = None
         self.db = str(db) if self._owns_wb else self.wb.db
         self.transport = transport
         self.profile = profile or Profile(Rules(), default_compact(Rules()))
@@ -44,10 +47,34 @@ class Served:
         self.refresh_enabled = refresh
         self.say = say
         self.sessions: OrderedDict[str, Session] = OrderedDict()
-        self._lock = threading.RLock()          # one call at a time on the index connection
         self._tried: dict[str, tuple] = {}      # path -> disk state a refresh could not fix
         self._refreshed = False
+        self._closing = False
         get_tokenizer(self.profile.rules.tokenizer).count("warm up")   # load it before the first call
+        if self._owns_wb:       # nobody else writes through this connection: lookups from memory
+            store.quiet(self.wb._con)       # no DuckDB progress bar on stderr while rows load
+            rowcache.enable(self.wb._con, lambda: getattr(self.wb, "generation", 0))
+            self._warming = threading.Thread(target=self._warm, name="workbench-warm", daemon=True)
+            self._warming.start()
+
+    def _warm(self) -> None:
+        """Load the rows the lookups keep in memory (workbench.rowcache) before the first call
+        needs them; calls arriving meanwhile wait for it (it holds the call lock)."""
+        from ..graph import cache_rows as graph_rows
+        from ..views.outline import cache_rows as outline_rows
+        t0 = time.perf_counter()
+        with self._lock:
+            try:
+                cache = rowcache.of(self.wb.con)
+                for load in (outline_rows, graph_rows):
+                    if cache is None or self._closing:
+                        return
+                    load(cache)
+            except Exception as exc:        # the calls load what they need themselves
+                self.say(f"could not load the index rows into memory ({type(exc).__name__}: {exc}); "
+                         "answering from the database")
+                return
+        self.say(f"index rows in memory for fast lookups ({time.perf_counter() - t0:.1f}s)")
 
     # ------------------------------------------------------------ sessions
     def session(self, key: str) -> Session:
@@ -108,17 +135,22 @@ class Served:
             return (f"note: could not refresh the index before answering "
                     f"({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''})")
         self._tried.update(state)
+        rowcache.clear(self.wb._con)
         self._refreshed = True
         self.say(f"refreshed {self.db}: {report.added} added, {report.changed} changed, "
                  f"{report.removed} removed")
         return True
 
     def close(self) -> None:
+        self._closing = True
+        if self._warming is not None:
+            self._warming.join()
         if self.log is not None:
             self.log.close()
             for err in self.log.errors:
                 self.say(f"call log {self.log.path}: {err}")
         if self._owns_wb:
+            rowcache.disable(self.wb._con)
             self.wb.close()
 
 

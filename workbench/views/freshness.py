@@ -13,8 +13,9 @@ import hashlib
 import os
 import stat as st
 
-from .. import store
+from .. import rowcache, store
 from . import pathsafe
+from .source import file_info
 
 MAX_NAMED = 5           # stale files named in a warning, then "and N more"
 
@@ -44,8 +45,12 @@ def stale(con, root: str, paths) -> dict[str, str]:
     paths = sorted(set(paths))
     if not paths:
         return {}
-    rows = store.run(con, "SELECT path, size_bytes, mtime, sha256 FROM files "
-                          "WHERE path IN (SELECT unnest(?))", [paths])
+    if rowcache.of(con) is not None:            # the files rows a long-lived reader holds
+        infos = [file_info(con, p) for p in paths]
+        rows = [(i.path, i.size_bytes, i.mtime, i.sha256) for i in infos if i is not None]
+    else:
+        rows = store.run(con, "SELECT path, size_bytes, mtime, sha256 FROM files "
+                              "WHERE path IN (SELECT unnest(?))", [paths])
     out = {}
     for path, size, mtime, sha in rows:
         try:

@@ -27,7 +27,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from .. import store
+from .. import rowcache, store
 from ..vocab import ANONYMOUS_KINDS, DATA_LANGUAGES, MEMBER_KINDS, SIGNATURE_KINDS, VARIABLE_KINDS
 from .response import Response
 from .rules import FORMATS, Rules
@@ -86,6 +86,35 @@ _SYM_SQL = """SELECT symbol_id, path, kind, name, qualname, parent_id, start_lin
 FROM symbols WHERE {where} ORDER BY path, start_line, end_line DESC, symbol_id"""
 
 
+_IMPORT_SQL = "SELECT path, module, name, alias FROM imports WHERE {where} ORDER BY path, line, module, name"
+_BASES_SQL = ("SELECT {path}src_id, kind, dst_name FROM edges WHERE kind IN ('inherits', 'implements') "
+              "AND {where} ORDER BY edge_id")
+# (cache group, the query of every row, the column the rows are grouped by: the path)
+_CACHED = {"symbols": (_SYM_SQL.format(where="true"), 1),
+           "imports": (_IMPORT_SQL.format(where="true"), 0),
+           "bases": (_BASES_SQL.format(where="true", path="path, "), 0)}
+
+
+def _cached(cache, name: str, by_path: dict) -> list:
+    """The rows of `by_path`'s files of one of the loader's queries, from the row cache: the
+    rows the query with that scope returns (its rows of other files are skipped anyway),
+    in its order (files in path order, each file's rows in the query's order)."""
+    sql, key = _CACHED[name]
+    groups = cache.grouped("outline." + name, sql, key)
+    out: list = []
+    for path in sorted(by_path):
+        out.extend(groups.get(path, ()))
+    return out
+
+
+def cache_rows(cache) -> None:
+    """Load the rows `load` keeps in a row cache now (instead of at their first use)."""
+    from .source import all_files
+    all_files(cache.con)
+    for name, (sql, key) in _CACHED.items():
+        cache.grouped("outline." + name, sql, key)
+
+
 def _where(scope: str | None, col: str = "path") -> tuple[str, list]:
     if scope is None:
         return "true", []
@@ -121,7 +150,9 @@ def load(con, scope: str | None, files: list[FileInfo]) -> list[FileData]:
     syms: dict[int, Sym] = {}
     modules: dict[str, Sym] = {}
     order: list[tuple[str, Sym]] = []
-    for r in store.run(con, _SYM_SQL.format(where=where), params):
+    cache = rowcache.of(con)
+    for r in (_cached(cache, "symbols", by_path) if cache is not None
+              else store.run(con, _SYM_SQL.format(where=where), params)):
         (sid, path, kind, name, qual, parent, sl, el, sig, doc, decs, vis, trunc, decl) = r
         if path not in by_path or kind in ANONYMOUS_KINDS:
             continue
@@ -151,9 +182,8 @@ def load(con, scope: str | None, files: list[FileInfo]) -> list[FileData]:
         by_path[path].doc = m.doc
     iw, ip = _where(scope)
     seen: dict[str, set] = {}
-    for path, module, name, alias in store.run(
-            con, f"SELECT path, module, name, alias FROM imports WHERE {iw} ORDER BY path, line, "
-                 "module, name", ip):
+    for path, module, name, alias in (_cached(cache, "imports", by_path) if cache is not None else store.run(
+            con, _IMPORT_SQL.format(where=iw), ip)):
         fd = by_path.get(path)
         if fd is None:
             continue
@@ -163,9 +193,9 @@ def load(con, scope: str | None, files: list[FileInfo]) -> list[FileData]:
             fd.imports.append(label)
             fd.import_rows.append((module, name, alias))
     ew, ep = _where(scope, "path")
-    for src, kind, dst in store.run(
-            con, f"SELECT src_id, kind, dst_name FROM edges WHERE kind IN ('inherits', 'implements') "
-                 f"AND {ew} ORDER BY edge_id", ep):
+    for src, kind, dst in (
+            [r[1:] for r in _cached(cache, "bases", by_path)] if cache is not None
+            else store.run(con, _BASES_SQL.format(where=ew, path=""), ep)):
         s = syms.get(src)
         if s is not None and dst:
             s.bases.append((kind, dst))

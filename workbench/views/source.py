@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from .. import store
+from .. import rowcache, store
 from ..safeio import read_beneath
 from ..scan import DEFAULT_MAX_BYTES
 
@@ -43,13 +43,29 @@ def root_of(con) -> str:
     return root
 
 
+_ALL_FILES = f"SELECT {', '.join(FILE_FIELDS)} FROM files ORDER BY path"
+
+
+def _cached_files(cache) -> tuple[list[FileInfo], dict[str, FileInfo]]:
+    def build():
+        every = [FileInfo(*r) for r in store.run(cache.con, _ALL_FILES)]
+        return every, {f.path: f for f in every}
+    return cache.group("files", build)
+
+
 def file_info(con, path: str) -> FileInfo | None:
+    cache = rowcache.of(con)
+    if cache is not None:
+        return _cached_files(cache)[1].get(path)
     row = store.one(con, f"SELECT {', '.join(FILE_FIELDS)} FROM files WHERE path = ?", [path])
     return FileInfo(*row) if row else None
 
 
 def all_files(con) -> list[FileInfo]:
-    return [FileInfo(*r) for r in store.run(con, f"SELECT {', '.join(FILE_FIELDS)} FROM files ORDER BY path")]
+    cache = rowcache.of(con)
+    if cache is not None:
+        return list(_cached_files(cache)[0])
+    return [FileInfo(*r) for r in store.run(con, _ALL_FILES)]
 
 
 @dataclass

@@ -42,9 +42,7 @@ def render_region(path: str, lines: list[str], start: int, end: int, rules: Rule
     budget = budget or Budget(rules.max_chars, rules.max_tokens, get_tokenizer(rules.tokenizer))
     total = len(lines)
     head = list(warnings) + [header or f"{path} lines {span(start, end)} of {total}:"]
-    numbered = rules.region_line_numbers
-    width = len(str(end))
-    rows = [f"{n:>{width}}| {lines[n - 1]}" if numbered else lines[n - 1] for n in range(start, end + 1)]
+    rows = _numbered(lines, start, end, rules)
     ends = list(accumulate([sum(len(h) + 1 for h in head)] + [len(r) + 1 for r in rows]))
 
     def note(k: int) -> str | None:
@@ -59,6 +57,14 @@ def render_region(path: str, lines: list[str], start: int, end: int, rules: Rule
     text, k = fit(head, rows, budget, note,
                   lambda room, n: f" [line {start} cut at {room:,} of {n:,} characters]")
     return text, start + k - 1
+
+
+def _numbered(lines: list[str], start: int, end: int, rules: Rules) -> list[str]:
+    """Lines start..end as a region shows them (with their numbers under the rule)."""
+    if not rules.region_line_numbers:
+        return [lines[n - 1] for n in range(start, end + 1)]
+    width = len(str(end))
+    return [f"{n:>{width}}| {lines[n - 1]}" for n in range(start, end + 1)]
 
 
 def _warnings(ctx: Context, info: FileInfo, cur: Text, version: str | None) -> list[str]:
@@ -221,12 +227,14 @@ def file_index(ctx: Context, path: str):
                (SELECT count(*) FROM symbols c WHERE c.parent_id = s.symbol_id
                 AND c.kind <> 'lambda') AS members
         FROM symbols s JOIN symbols m ON s.parent_id = m.symbol_id AND m.kind = 'module'
-        WHERE s.path = ? AND s.kind <> 'lambda' ORDER BY s.start_line""", [info.path])
+        WHERE s.path = ? AND s.kind <> 'lambda' ORDER BY s.start_line, s.end_line DESC, s.symbol_id""",
+                  [info.path])
     n_defs = store.one(ctx.con, "SELECT count(*) FROM symbols WHERE path = ? AND kind NOT IN "
                        "('module', 'lambda')", [info.path])[0]
     doc = store.one(ctx.con, "SELECT doc FROM symbols WHERE path = ? AND kind = 'module'", [info.path])
     imports = [r for r in store.run(ctx.con, "SELECT DISTINCT module, name, alias, min(line) AS l "
-                                    "FROM imports WHERE path = ? GROUP BY ALL ORDER BY l", [info.path])]
+                                    "FROM imports WHERE path = ? GROUP BY ALL ORDER BY l, module, name, alias",
+                                    [info.path])]
     imp = list(dict.fromkeys(import_label(m, n, a, info.language) for m, n, a, _ in imports))
     by = imported_by(ctx.con, info)
     out = [info.path,
@@ -337,7 +345,10 @@ def _whole_file_instead(ctx: Context, info: FileInfo, outline_text: str):
         return None
     n = len(cur.lines)
     tok = get_tokenizer(ctx.rules.tokenizer)
-    full, _ = render_region(info.path, cur.lines, 1, n, ctx.rules.replace(max_chars=10 ** 12, max_tokens=10 ** 12))
+    # the whole file as render_region(path, lines, 1, n) shows it without caps (its header,
+    # then every line; no cut, no note), joined directly: walking the cap logic line by line
+    # costs more than the rest of the answer
+    full = "\n".join([f"{info.path} lines {span(1, n)} of {n}:", *_numbered(cur.lines, 1, n, ctx.rules)])
     if tok.count(outline_text) <= tok.count(full):
         return None
     text, last = render_region(info.path, cur.lines, 1, n, ctx.rules)
