@@ -10,7 +10,7 @@ import pytest
 
 import workbench
 from conftest import write
-from workbench.graph import NoIndexedFiles
+from workbench.graph import NoIndexedFiles, SymbolNotFound
 from workbench.indexer import index
 
 
@@ -130,3 +130,11 @@ def test_the_cli_answers_malformed_arguments_without_a_traceback(wb, argv, capsy
     out, err = capsys.readouterr()
     assert code in (0, 1, 2) and "Traceback" not in err
     assert (out + err).strip()
+
+
+@pytest.mark.parametrize("value", ["\udcff", "\ud800", "a\udfffb"])
+@pytest.mark.parametrize("method", ["find_callers", "find_callees", "trace_call_chain"])
+def test_undecodable_text_through_the_python_api_is_not_found(wb, method, value):
+    # the tools check text first; the API's graph functions must not hand it to DuckDB
+    with pytest.raises(SymbolNotFound, match="no definition named"):
+        getattr(wb, method)(value)

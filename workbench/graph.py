@@ -304,6 +304,8 @@ def symbol_id(con, symbol) -> int:
     if isinstance(symbol, Definition):
         return symbol.symbol_id
     s = _as_name(symbol)                # text is always a name, never an id ("0", "²")
+    if not _is_text(s):                 # undecodable bytes: no definition has that name
+        raise SymbolNotFound(f"no definition named {s!r}")
     cache = rowcache.of(con)
     if cache is not None:
         exact = _hot_qualnames(cache).get(s, ())
