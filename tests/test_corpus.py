@@ -335,6 +335,50 @@ def test_dask_engine_on_a_local_cluster_gives_the_rows_of_the_local_engine(input
                 assert a or table not in ("files", "symbols", "edges"), (table, name)
 
 
+def _big_file_repo(root: Path) -> Path:
+    """A repository whose one file is larger than what is parsed in the indexing process."""
+    from workbench.indexer import IN_PROCESS_MAX_BYTES
+    body = "".join(f"def f{i}(x):\n    return g{i}(x) + {i}\n\n\n" for i in range(12_000))
+    assert len(body) > IN_PROCESS_MAX_BYTES
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "big.py").write_text(body)
+    return root
+
+
+def test_dask_workers_index_a_repository_with_a_large_file(tmp_path):
+    # a large file is parsed in its own memory-capped process; Dask's workers used to be
+    # daemons, which may not start one ("daemonic processes are not allowed to have children")
+    pytest.importorskip("distributed")
+    repo = _big_file_repo(tmp_path / "bigrepo")
+    r = index_corpus([str(repo)], tmp_path / "out", engine="dask", jobs=1, progress=False,
+                     dashboard=False)
+    assert r.indexed == ["bigrepo"] and not r.failed, r.failed
+    with open_corpus(tmp_path / "out") as c:
+        assert c.sql("SELECT count(*) FROM symbols WHERE path = 'pkg/big.py'").fetchall() == [(12_001,)]
+
+
+def _index_in_daemon(root, db):
+    from workbench.indexer import index
+    index(root, db, jobs=2, progress=False)
+
+
+def test_a_daemonic_process_indexes_large_files_itself(tmp_path):
+    import multiprocessing
+    repo = _big_file_repo(tmp_path / "bigrepo")
+    db = tmp_path / "big.duckdb"
+    p = multiprocessing.get_context("spawn").Process(target=_index_in_daemon, args=(str(repo), str(db)),
+                                                     daemon=True)
+    p.start()
+    p.join(120)
+    assert p.exitcode == 0
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        assert con.execute("SELECT status, count(*) FROM files JOIN symbols USING (path) "
+                           "GROUP BY status").fetchall() == [("ok", 12_001)]
+    finally:
+        con.close()
+
+
 def test_corpus_index_cli(tmp_path, inputs, capsys):
     out = tmp_path / "corpus"
     rc = main(["corpus", "index", str(SAMPLES / "tsapp"), str(inputs / "broken.tar.gz"),

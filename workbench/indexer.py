@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import multiprocessing
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -292,12 +293,16 @@ def _extract(work: list, root: str, max_bytes: int, jobs: int, progress: bool) -
     tick = bar.update if bar is not None else (lambda n: None)
     try:
         size = max(4, min(32, len(work) // (jobs * 16) or 4))
-        if jobs > 1 and len(work) > POOL_MIN_FILES:
+        # a daemonic process (a Dask worker, a multiprocessing pool's) may not start
+        # parser processes: it parses everything itself, without their memory cap
+        daemon = multiprocessing.current_process().daemon
+        if jobs > 1 and len(work) > POOL_MIN_FILES and not daemon:
             # biggest files first, so no worker is left with a large file at the end
             return _pool_extract(_chunks(sorted(work, key=lambda w: -w[0].size), size),
                                  jobs, root, max_bytes, tick)
-        big = [w for w in work if w[0].size > IN_PROCESS_MAX_BYTES and not w[0].skip_reason]
-        small = [w for w in work if not (w[0].size > IN_PROCESS_MAX_BYTES and not w[0].skip_reason)]
+        big_max = float("inf") if daemon else IN_PROCESS_MAX_BYTES
+        big = [w for w in work if w[0].size > big_max and not w[0].skip_reason]
+        small = [w for w in work if not (w[0].size > big_max and not w[0].skip_reason)]
         chunks = []
         for part in _chunks(small, size):
             chunks.append(_process_chunk(part, root, max_bytes))

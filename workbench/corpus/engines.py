@@ -168,7 +168,10 @@ def _dask(fn, items, jobs, scheduler, dashboard, info) -> Iterator[Outcome]:
             # The workers' statistical profiler samples every thread's stack each 10 ms;
             # on these pure-Python tasks it made them markedly slower. Off on our own
             # cluster (a scheduler given by address keeps its workers' settings).
-            with dask.config.set({"distributed.worker.profile.enabled": False}):
+            # Workers that are not daemons may start the memory-capped parser process a
+            # large file is read in (a daemon's files are parsed in the worker itself).
+            with dask.config.set({"distributed.worker.profile.enabled": False,
+                                  "distributed.worker.daemon": False}):
                 cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
                                        dashboard_address=":0" if dashboard else None,
                                        silence_logs=logging.CRITICAL)
