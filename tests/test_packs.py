@@ -125,3 +125,30 @@ def test_every_task_is_a_cli_command_too(tmp_path, capsys):
         target = "shop.orders.Order" if task == "add-method" else "shop.orders.place_order"
         assert main(["context_pack", db, task, target, "--budget-tokens", "300"]) == 0
         assert capsys.readouterr().out.startswith(f"context pack: {task} for ")
+
+
+@pytest.fixture(scope="module")
+def threading_db(tmp_path_factory):
+    root = stdlib_sample(["threading.py"], str(tmp_path_factory.mktemp("threadlib") / "lib"))
+    with workbench.index(root, db=str(tmp_path_factory.mktemp("threaddb") / "t.duckdb"), progress=False) as wb:
+        yield wb
+
+
+@pytest.mark.parametrize("tool,key", [("context_pack", "target"), ("resolve_symbol", "name")])
+def test_a_line_picks_one_of_a_property_getter_and_setter(threading_db, tool, key):
+    wb = threading_db
+    spans = wb.sql("SELECT start_line, end_line FROM symbols WHERE qualname = 'threading.Thread.daemon' "
+                   "ORDER BY start_line").fetchall()
+    assert len(spans) == 2                      # the getter and the setter: one qualified name
+    args = {key: "threading.Thread.daemon", "path": "threading.py"}
+    if tool == "context_pack":
+        args["task"] = "fix-bug"
+    r = call(wb, tool, args)
+    assert not r.error and r.data["candidates"] == ["threading.Thread.daemon"] * 2
+    assert "call again with a line inside the one you mean:" in r.text   # a path would not help
+    for start, end in spans:
+        r = call(wb, tool, {**args, "line": (start + end) // 2})
+        assert not r.error and "candidates" not in r.data, r.text
+        assert f"threading.py:{start}-{end}" in r.text or f"threading.py lines {start}-{end}" in r.text, r.text
+    r = call(wb, tool, {**args, "line": 1})
+    assert r.error and "no definition named 'threading.Thread.daemon' in threading.py at line 1" in r.text

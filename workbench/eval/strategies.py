@@ -15,7 +15,7 @@ range: it finds ranges in the answers, as an agent would.
 | `map_region[:B]` | repo_map(budget B); if the definition is on it, read_region; else as `outline_region` |
 | `resolve` | resolve_symbol(Class.method, path) (a second call when the answer lists candidates) |
 | `search_region` | search_symbols(name, path), read_region |
-| `context_pack[:B]` | context_pack(fix-bug, the definition, budget B) (for an added definition: its anchor) |
+| `context_pack[:B]` | context_pack(fix-bug, the definition, budget B) (for an added definition: its anchor); when the answer lists same-named definitions of the file, again with a line of the target |
 
 `register(name, fn)` adds a strategy of your own.
 """
@@ -146,5 +146,10 @@ def search_region(p: Probe, t: Target, param=None) -> None:
 
 @register("context_pack")
 def context_pack(p: Probe, t: Target, param=None) -> None:
-    p.call("context_pack", task="fix-bug", target=t.qualname, path=t.path,
-           budget_tokens=_int(param, None))
+    r = p.call("context_pack", task="fix-bug", target=t.qualname, path=t.path,
+               budget_tokens=_int(param, None))
+    if isinstance(r.data, dict) and r.data.get("candidates"):
+        # same-named definitions in one file (getter and setter, overloads): the answer
+        # listed them with their lines; ask again for the one meant
+        p.call("context_pack", task="fix-bug", target=t.qualname, path=t.path,
+               budget_tokens=_int(param, None), line=t.start_line)

@@ -73,6 +73,7 @@ WITH m AS (
     FROM symbols
     WHERE NOT list_contains($hidden, kind) AND (qualname = $name OR name = $name
           OR ends_with(qualname, '.' || $name)) AND ($path IS NULL OR path = $path)
+          AND ($line IS NULL OR $line BETWEEN start_line AND end_line)
 ), e AS (       -- an exact qualname wins over names and suffixes
     SELECT * FROM m WHERE exact OR NOT coalesce((SELECT bool_or(exact) FROM m), false)
 ), d AS (       -- definitions win over bare declarations (C prototypes)
@@ -84,11 +85,27 @@ LIMIT $limit
 """
 
 
-def lookup_symbols(con, name: str, path: str | None = None, limit: int = 50) -> Page:
+def lookup_symbols(con, name: str, path: str | None = None, limit: int = 50,
+                   line: int | None = None) -> Page:
     """The definitions `name` denotes: those whose qualname is `name` if any, else those
     named `name` or whose qualname ends with `.name`; definitions preferred over bare
-    declarations (C prototypes). Rows `(symbol_id, path, kind, qualname, start_line,
-    end_line, is_declaration)` by path, at most `limit`; `.total` counts them all."""
-    rows = store.run(con, _LOOKUP, {"name": name, "path": path, "limit": limit,
+    declarations (C prototypes). `line`: only definitions whose lines hold it (to choose
+    among same-named ones in one file: a property's getter and setter, overloads). Rows
+    `(symbol_id, path, kind, qualname, start_line, end_line, is_declaration)` by path, at
+    most `limit`; `.total` counts them all."""
+    rows = store.run(con, _LOOKUP, {"name": name, "path": path, "limit": limit, "line": line,
                                     "hidden": sorted(ANONYMOUS_KINDS | {"module"})})
     return Page([r[:-1] for r in rows], rows[0][-1] if rows else 0)
+
+
+def place(path: str | None, line: int | None) -> str:
+    """' in PATH at line N' for a lookup's error message."""
+    return (f" in {path}" if path else "") + (f" at line {line}" if line is not None else "")
+
+
+def narrowing(rows) -> str:
+    """How to narrow an ambiguous lookup: definitions sharing one qualified name in one file
+    (a property's getter and setter, overloads) differ only by their lines."""
+    if len({(r[1], r[3]) for r in rows}) == 1:
+        return "line inside the one you mean"
+    return "qualified name or a path"

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from .. import graph, store
 from ..vocab import CLASS_KINDS
-from .lookup import lookup_symbols
+from .lookup import lookup_symbols, narrowing, place
 from .registry import Context, ToolError, span, tool
 from .source import file_info, read_text
 from .tokens import get_tokenizer
@@ -317,21 +317,23 @@ _BUILD = {"fix-bug": _fix_bug, "add-method": _add_method, "rename": _rename, "ex
        "target": {"type": "string", "description": "the definition: name or qualified name"},
        "budget_tokens": {"type": "integer", "description": "token budget (default 2000)",
                          "default": 2000},
-       "path": {"type": "string", "description": "optional file the definition is in"}},
+       "path": {"type": "string", "description": "optional file the definition is in"},
+       "line": {"type": "integer", "description": "optional line inside the definition, to choose "
+                "among same-named ones in one file (a property's getter and setter, overloads)"}},
       ["task", "target"])
 def context_pack(ctx: Context, task: str, target: str, budget_tokens: int | None = None,
-                 path: str | None = None):
+                 path: str | None = None, line: int | None = None):
     budget = ctx.rules.pack_budget if budget_tokens is None else budget_tokens
     if budget < MIN_BUDGET:
         raise ToolError(f"error: budget_tokens must be at least {MIN_BUDGET}")
     rel = ctx.path(path) if path else None
-    rows = lookup_symbols(ctx.con, target.strip(), rel)
+    rows = lookup_symbols(ctx.con, target.strip(), rel, line=line)
     if not rows:
-        raise ToolError(f"error: no definition named {target!r}{' in ' + rel if rel else ''}; "
+        raise ToolError(f"error: no definition named {target!r}{place(rel, line)}; "
                         "try search_symbols")
     if len(rows) > 1:
         return ("\n".join([f"{target!r} is ambiguous ({rows.total} definitions); call again with a "
-                           "qualified name or a path:"]
+                           f"{narrowing(rows)}:"]
                           + [f"{q} ({k}) {p}:{span(a, b)}" for _, p, k, q, a, b, _ in rows[:15]]),
                 {"candidates": [r[3] for r in rows]}, {})
     s = _sym(ctx, rows[0][0])

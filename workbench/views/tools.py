@@ -17,7 +17,7 @@ from itertools import accumulate
 from .. import store
 from ..safeio import ReadRefused, TooLarge
 from . import pathsafe
-from .lookup import imported_by, lookup_symbols
+from .lookup import imported_by, lookup_symbols, narrowing, place
 from .levels import pick as pick_level
 from .outline import RENDERERS, import_label, json_file, load, outlinable
 from .paging import OFFSET, Budget, call_hint, fit, page_note
@@ -501,22 +501,23 @@ def read_region(ctx: Context, path: str, start_line: int, end_line: int, version
       "('place_order'), a qualified one ('Order.add_item', 'shop.orders.Order') and optionally "
       "the file it is in. Answers 'already provided' for something sent before.",
       {"name": {"type": "string", "description": "symbol name or qualified name"},
-       "path": {"type": "string", "description": "optional file to look in"}},
+       "path": {"type": "string", "description": "optional file to look in"},
+       "line": {"type": "integer", "description": "optional line inside the definition, to choose "
+                "among same-named ones in one file (a property's getter and setter, overloads)"}},
       ["name"])
-def resolve_symbol(ctx: Context, name: str, path: str | None = None):
+def resolve_symbol(ctx: Context, name: str, path: str | None = None, line: int | None = None):
     name = name.strip()
     if not name:
         raise ToolError("error: resolve_symbol needs a non-empty name")
     rel = ctx.path(path) if path else None
-    rows = lookup_symbols(ctx.con, name, rel)
+    rows = lookup_symbols(ctx.con, name, rel, line=line)
     if not rows:
-        where = f" in {rel}" if rel else ""
-        raise ToolError(f"error: no definition named {name!r}{where}; try read_outline or a "
-                        "qualified name")
+        raise ToolError(f"error: no definition named {name!r}{place(rel, line)}; try read_outline "
+                        "or a qualified name")
     if len(rows) > 1:
         shown = rows[:15]
-        lines = [f"{name!r} is ambiguous ({rows.total} definitions); call again with a qualified "
-                 "name or a path:"]
+        lines = [f"{name!r} is ambiguous ({rows.total} definitions); call again with a "
+                 f"{narrowing(rows)}:"]
         lines += [f"{q} ({k}) {p}:{span(a, b)}" for _, p, k, q, a, b, _ in shown]
         if rows.total > len(shown):
             lines.append(f"... {rows.total - len(shown)} more")
