@@ -34,6 +34,7 @@ from collections import defaultdict
 from . import store
 from .resolve import Model, Resolver, resolve_import
 from .resolve.kinds import CLASS_KINDS, FUNCTION_KINDS
+from .resolve.lang import rules_of
 
 EXPORT_KEY_KINDS = frozenset({"function", "method", "lambda", "constructor"})
 _NOT_CALLS = {("B", "property"), ("B", "staticmethod"), ("B", "classmethod"), ("B", "require")}
@@ -79,12 +80,15 @@ class _Names:
         if got is not None:
             return got
         m = self.m
-        if m.kind.get(sid) == "module" or m.parent.get(sid) is None:
-            name = m.qual[sid]
-        else:
-            owner = m.ns(m.parent.get(sid))
-            own = self.lambda_label.get(sid) or m.name[sid]
-            name = f"{self(owner)}.{own}" if owner is not None else own
+        name = rules_of(m.family(sid)).export_name(m, sid, self)
+        if name is None:
+            if m.kind.get(sid) == "module" or m.parent.get(sid) is None:
+                name = m.qual[sid]
+            else:
+                owner = m.ns(m.parent.get(sid))
+                own = self.lambda_label.get(sid) or m.name[sid]
+                prefix = self(owner) if owner is not None else ""
+                name = f"{prefix}.{own}" if prefix else own
         self._names[sid] = name
         return name
 
@@ -96,24 +100,40 @@ def export(con, entry_paths: list[str]) -> dict[str, list[str]]:
     names = _Names(m)
     reachable = _reachable(m, res, entry_paths)
     graph: dict[str, list[str]] = {}
+    done: set[str] = set()
+    pending = set(reachable)
+    while pending:
+        done |= pending
+        edges = store.run(con, """SELECT src_id, dst_name, path, line FROM edges
+                                  WHERE kind = 'calls' AND list_contains(?, path)
+                                  ORDER BY path, line, edge_id""", [sorted(pending)])
+        pending = set()
+        for src, text, path, line in edges:
+            caller = _caller(m, src)
+            if caller is None:
+                continue
+            try:
+                targets, _how = res.resolve_call(src, text, line)
+            except RecursionError:
+                continue
+            # applying @property/@staticmethod/@classmethod and loading a module with
+            # require() are not calls of the program's code
+            targets = [t for t in targets if t not in _NOT_CALLS]
+            _add(graph, names(caller), [_target_name(m, names, t) for t in targets])
+            if rules_of(m.family(caller)).export_follows_calls:
+                # the file of a called definition is part of the program even when no
+                # import names it (a header's definition, a same-package type)
+                for t in targets:
+                    p = m.path.get(t[1]) if t[0] == "s" else None
+                    if p is not None and p not in reachable:
+                        reachable |= _with_package(m, p)
+        pending = reachable - done
     for sid, k in m.kind.items():
-        if m.path.get(sid) in reachable and (k in EXPORT_KEY_KINDS or (k == "module" and m.parent.get(sid) is None)):
+        if m.path.get(sid) not in reachable or sid in m.declarations:
+            continue
+        if k in EXPORT_KEY_KINDS or (k == "module" and m.parent.get(sid) is None
+                                     and rules_of(m.family(sid)).export_module_runs):
             graph.setdefault(names(sid), [])
-    edges = store.run(con, """SELECT src_id, dst_name, path, line FROM edges
-                              WHERE kind = 'calls' AND list_contains(?, path)
-                              ORDER BY path, line, edge_id""", [sorted(reachable)])
-    for src, text, path, line in edges:
-        caller = _caller(m, src)
-        if caller is None:
-            continue
-        try:
-            targets, _how = res.resolve_call(src, text, line)
-        except RecursionError:
-            continue
-        # applying @property/@staticmethod/@classmethod and loading a module with
-        # require() are not calls of the program's code
-        targets = [t for t in targets if t not in _NOT_CALLS]
-        _add(graph, names(caller), [_target_name(m, names, t) for t in targets])
     # decorator applications: `@f(...)` calls what `f(...)` returns with the function
     for sid, decos in m.decos.items():
         if m.path.get(sid) not in reachable or m.family(sid) != "python":
@@ -142,8 +162,11 @@ def _add(graph: dict, caller: str, targets: list) -> None:
 
 
 def _caller(m: Model, src: int | None) -> int | None:
-    """The namespace whose code contains a call: class bodies run in the enclosing scope."""
+    """The namespace whose code contains a call: class bodies run in the enclosing scope
+    (or are credited to the class, in a language that says so)."""
     s = m.ns(src)
+    if s is not None and m.kind.get(s) in CLASS_KINDS and rules_of(m.family(s)).export_class_body_caller:
+        return s
     while s is not None and m.kind.get(s) in CLASS_KINDS:
         s = m.ns(m.parent.get(s))
     return s
@@ -172,7 +195,7 @@ def _reachable(m: Model, res: Resolver, entry_paths: list[str]) -> set[str]:
     for row in m.imports:
         by_path[row["path"]].append(row)
     seen: set[str] = set()
-    todo = [p for p in entry_paths if p in m.file_module]
+    todo = [q for p in entry_paths if p in m.file_module for q in sorted(_with_package(m, p))]
     while todo:
         p = todo.pop()
         if p in seen:
@@ -192,8 +215,17 @@ def _reachable(m: Model, res: Resolver, entry_paths: list[str]) -> set[str]:
                         if init in m.file_module:
                             paths.add(init)
                     d = os.path.dirname(d)
-            todo.extend(x for x in paths if x and x not in seen and x in m.file_module)
+            for x in sorted(paths):
+                if x and x not in seen and x in m.file_module:
+                    todo.extend(sorted(_with_package(m, x)))
     return seen
+
+
+def _with_package(m: Model, path: str) -> set[str]:
+    """`path` and the files its language brings along with it (a Go package's files)."""
+    mid = m.file_module.get(path)
+    rules = rules_of(m.family(mid)) if mid is not None else None
+    return {path, *(rules.export_package_files(m, path) if rules else ())}
 
 
 __all__ = ["callgraph", "export"]

@@ -48,6 +48,12 @@
 
 ; Struct fields (embedded fields have no name and are left out); interface methods.
 (field_declaration_list (field_declaration name: (field_identifier) @name) @definition.field)
+; Embedded fields (`struct { *Reader; io.Writer }`) promote their type's methods: bases.
+(type_spec
+  name: (type_identifier) @name
+  type: (struct_type
+    (field_declaration_list
+      (field_declaration !name type: [(type_identifier) (qualified_type)] @reference.inherits))))
 (interface_type (method_elem name: (field_identifier) @name) @declaration.method)
 
 ; ---------------------------------------------------------------- package-level consts and vars

@@ -180,6 +180,7 @@ class Resolver:
             elif kind == "call":
                 for v in ordered(vals):
                     nv |= self.call_result(v, step[1], scope, depth, new=new)
+                new = False           # `new X().m()`: only the first call instantiates
             elif kind == "index":
                 for v in ordered(vals):
                     nv |= self.elements_of(v, depth)

@@ -181,6 +181,27 @@ class Language:
         or None."""
         return None
 
+    # ---------------------------------------------------------------- call-graph export
+    # (`workbench/callgraph.py`: names in the exchange format, which files it covers)
+    #: a file module's top-level code runs: the module is a caller and an export key
+    export_module_runs: bool = True
+    #: calls written in a class body (field initialisers) are credited to the class itself
+    #: rather than to the code around the class
+    export_class_body_caller: bool = False
+    #: the files the export covers grow along resolved calls too, not only along imports
+    #: (same-package types, a header's definition in another file, `mod x;` files)
+    export_follows_calls: bool = False
+
+    def export_name(self, m, sid: int, name_of) -> str | None:
+        """The export name of symbol `sid` when this language names it its own way, or None
+        for the generic rule (file modules by their qualified name, members by lexical
+        nesting). `name_of(other)` names another symbol."""
+        return None
+
+    def export_package_files(self, m, path: str) -> list[str]:
+        """Files that come along with `path` when the export covers it (Go: its package)."""
+        return []
+
     def decorator_flows(self, ev, fn: int) -> list[tuple]:
         """Decorator applications passing `fn` (or what it is nested in) as an argument,
         as `arg` binding rows."""

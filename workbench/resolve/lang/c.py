@@ -49,6 +49,14 @@ class C(Language):
     languages = ("c",)
     literal_types = {"concatenated_string": "str", "true": "bool", "false": "bool"}
     callable_kinds = FUNCTION_KINDS | {"macro"}     # a function-like macro
+    export_module_runs = False                      # no code runs at file level
+    export_follows_calls = True                     # the definition behind a header
+
+    def export_name(self, m, sid, name_of):
+        """By qualified name: the file without extension, then namespaces and classes
+        (`shape.geo.Square.area`), so an out-of-line `Square::area` in `shape.cpp` reads
+        as its class's member."""
+        return m.qual[sid] if m.parent.get(sid) is not None else None
 
     def provides(self, m, paths):
         out: dict[str, dict[str, list[str]]] = {}

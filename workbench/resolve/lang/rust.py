@@ -47,6 +47,29 @@ class Rust(Language):
     languages = ("rust",)
     literal_types = {"raw_string_literal": "string"}
     type_part_kinds = frozenset({"impl"})
+    export_module_runs = False           # items only: no code runs at module level
+    export_follows_calls = True          # `mod x;` files are part of the crate unasked
+
+    def export_name(self, m, sid, name_of):
+        """Module paths from the crate root, dotted: `crate`, `crate.util`, `crate.a.b`
+        (`a/b.rs` or `a/b/mod.rs`), inline `mod t {}` inside its module; an `impl` block's
+        items are named through their type (`crate.util.Counter.new`)."""
+        k = m.kind.get(sid)
+        if m.parent.get(sid) is None:
+            up = self.parent_module(m, sid)
+            if up is None or up == sid:
+                return "crate"
+            path = m.path.get(sid, "")
+            base = posixpath.basename(path)
+            stem = posixpath.basename(posixpath.dirname(path)) if base == "mod.rs" else base[:-3]
+            return f"{name_of(up)}.{stem}"
+        if k == "module":
+            owner = self.module(m, m.parent.get(sid))
+            return f"{name_of(owner)}.{m.name[sid]}" if owner is not None else None
+        if k == "impl":
+            t = m.ext["rust"].impl_type.get(sid)
+            return name_of(t) if t is not None else None
+        return None
 
     def prepare(self, m) -> None:
         """An impl block's items are members of the type it implements (same qualname)."""
