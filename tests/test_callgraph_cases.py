@@ -18,7 +18,7 @@ from workbench.callgraph import callgraph
 
 CASES = Path(__file__).parent / "callgraph_cases"
 # Floors reached by this implementation; raise them when it improves, never lower silently.
-FLOORS = {"python": (0.99, 0.99), "js": (0.97, 0.97), "java": (0.0, 0.0), "go": (0.0, 0.0), "rust": (0.0, 0.0)}
+FLOORS = {"python": (0.99, 0.99), "js": (0.97, 0.97), "java": (0.0, 0.0), "go": (0.0, 0.0), "rust": (0.0, 0.0), "c": (0.0, 0.0)}
 
 
 def _entry(case: Path) -> Path:

@@ -119,14 +119,15 @@ def export(con, entry_paths: list[str]) -> dict[str, list[str]]:
             # applying @property/@staticmethod/@classmethod and loading a module with
             # require() are not calls of the program's code
             targets = [t for t in targets if t not in _NOT_CALLS]
-            _add(graph, names(caller), [_target_name(m, names, t) for t in targets])
-            if rules_of(m.family(caller)).export_follows_calls:
+            rules = rules_of(m.family(caller))
+            _add(graph, names(caller), [_target_name(m, names, t, rules) for t in targets])
+            if rules.export_follows_calls:
                 # the file of a called definition is part of the program even when no
                 # import names it (a header's definition, a same-package type)
                 for t in targets:
                     p = m.path.get(t[1]) if t[0] == "s" else None
                     if p is not None and p not in reachable:
-                        reachable |= _with_package(m, p)
+                        _reachable(m, res, [p], reachable)
         pending = reachable - done
     for sid, k in m.kind.items():
         if m.path.get(sid) not in reachable or sid in m.declarations:
@@ -150,7 +151,8 @@ def export(con, entry_paths: list[str]) -> dict[str, list[str]]:
                 continue                 # `@d` is already the call edge to `d`
             vals, _ = res.eval_text(scope, text)
             fam = m.family(sid)
-            _add(graph, names(caller), [_target_name(m, names, res.call_target(v, fam)) for v in vals])
+            _add(graph, names(caller), [_target_name(m, names, res.call_target(v, fam), rules_of(fam))
+                                        for v in vals])
     return {k: sorted(set(v)) for k, v in sorted(graph.items())}
 
 
@@ -172,7 +174,7 @@ def _caller(m: Model, src: int | None) -> int | None:
     return s
 
 
-def _target_name(m: Model, names: _Names, t) -> str | None:
+def _target_name(m: Model, names: _Names, t, rules) -> str | None:
     if t is None:
         return None
     if t[0] == "s":
@@ -181,7 +183,7 @@ def _target_name(m: Model, names: _Names, t) -> str | None:
             return None
         return names(t[1])
     if t[0] == "B":
-        return None if "." in t[1] else f"<builtin>.{t[1]}"
+        return rules.export_builtin(t[1])
     if t[0] == "x":
         if "()" in t[1] or t[1].startswith("."):
             return None
@@ -189,43 +191,44 @@ def _target_name(m: Model, names: _Names, t) -> str | None:
     return None
 
 
-def _reachable(m: Model, res: Resolver, entry_paths: list[str]) -> set[str]:
-    """Entry files plus every repository file they import, transitively."""
+def _reachable(m: Model, res: Resolver, entry_paths: list[str], seen: set[str] | None = None) -> set[str]:
+    """Entry files plus every repository file they import, transitively (with the files
+    their language brings along: a Go package, a C header's definitions). Adds to `seen`."""
     by_path: dict[str, list[dict]] = defaultdict(list)
     for row in m.imports:
         by_path[row["path"]].append(row)
-    seen: set[str] = set()
-    todo = [q for p in entry_paths if p in m.file_module for q in sorted(_with_package(m, p))]
+    seen = set() if seen is None else seen
+    todo = sorted((p for p in entry_paths if p in m.file_module), reverse=True)
     while todo:
         p = todo.pop()
         if p in seen:
             continue
         seen.add(p)
+        paths = _with_package(m, p)
         for row in by_path.get(p, ()):
             vals, _how, rpath = resolve_import(res, row)
-            paths = {rpath} if rpath else set()
+            if rpath:
+                paths.add(rpath)
             for v in vals:
                 if v[0] in ("s", "b", "m") and v[1] in m.path:
                     paths.add(m.path[v[1]])
-            # importing a submodule imports its packages first
-            for q in list(paths):
-                d = os.path.dirname(q)
-                while d:
-                    for init in (f"{d}/__init__.py",):
-                        if init in m.file_module:
-                            paths.add(init)
-                    d = os.path.dirname(d)
-            for x in sorted(paths):
-                if x and x not in seen and x in m.file_module:
-                    todo.extend(sorted(_with_package(m, x)))
+        # importing a submodule imports its packages first
+        for q in list(paths):
+            d = os.path.dirname(q)
+            while d:
+                for init in (f"{d}/__init__.py",):
+                    if init in m.file_module:
+                        paths.add(init)
+                d = os.path.dirname(d)
+        todo.extend(sorted((x for x in paths if x and x not in seen and x in m.file_module), reverse=True))
     return seen
 
 
 def _with_package(m: Model, path: str) -> set[str]:
-    """`path` and the files its language brings along with it (a Go package's files)."""
+    """The files `path`'s language brings along with it (a Go package's other files)."""
     mid = m.file_module.get(path)
     rules = rules_of(m.family(mid)) if mid is not None else None
-    return {path, *(rules.export_package_files(m, path) if rules else ())}
+    return set(rules.export_package_files(m, path)) if rules else set()
 
 
 __all__ = ["callgraph", "export"]

@@ -198,6 +198,11 @@ class Language:
         nesting). `name_of(other)` names another symbol."""
         return None
 
+    def export_builtin(self, name: str) -> str | None:
+        """The export name of a call of builtin `name`, or None when it is no call of a
+        function (a method of a builtin type, `list.append`; a macro; a conversion)."""
+        return None if "." in name else f"<builtin>.{name}"
+
     def export_package_files(self, m, path: str) -> list[str]:
         """Files that come along with `path` when the export covers it (Go: its package)."""
         return []

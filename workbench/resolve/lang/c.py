@@ -38,6 +38,10 @@ class _Globals:
                 WHERE s.language IN ('c', 'cpp') AND s.kind IN ('function', 'macro')
                   AND p.kind IN ('module', 'namespace') ORDER BY s.symbol_id"""):
             self.by_name[n].append((sid, path, bool(decl), vis == "private"))
+        self.by_base: dict[str, list[str]] = defaultdict(list)       # basename -> paths
+        for path in sorted(m.file_module):
+            if m.file_lang.get(path) in ("c", "cpp"):
+                self.by_base[posixpath.basename(path)].append(path)
         self.includes: dict[str, set[str]] = defaultdict(set)
         for row in m.imports:
             if row["family"] in ("c", "cpp") and row["module"]:
@@ -57,6 +61,33 @@ class C(Language):
         (`shape.geo.Square.area`), so an out-of-line `Square::area` in `shape.cpp` reads
         as its class's member."""
         return m.qual[sid] if m.parent.get(sid) is not None else None
+
+    def export_package_files(self, m, path):
+        """Along with a file, the files defining what it declares (a header's prototypes
+        and out-of-line members): what the linker brings into the program."""
+        idx = m.ext.get("c.defined_in")
+        if idx is None:
+            defined: dict[str, set[str]] = defaultdict(set)
+            declared: dict[str, set[str]] = defaultdict(set)
+            for sid, k in m.kind.items():
+                if k in FUNCTION_KINDS and m.fam.get(sid) in ("c", "cpp"):
+                    (declared if sid in m.declarations else defined)[m.path[sid]].add(m.name[sid])
+            by_name: dict[str, set[str]] = defaultdict(set)
+            for p, names in defined.items():
+                for n in names:
+                    by_name[n].add(p)
+            idx = m.ext["c.defined_in"] = (declared, by_name)
+        declared, by_name = idx
+        out = {p for n in declared.get(path, ()) for p in by_name.get(n, ()) if p != path}
+        g = m.ext.get("c.globals")
+        if g is None:
+            g = m.ext["c.globals"] = _Globals(m)
+        here = posixpath.dirname(path)
+        for base in g.includes.get(path, ()):
+            # an included file of the repository: the one beside the includer, else any
+            same = [p for p in g.by_base.get(base, ()) if posixpath.dirname(p) == here]
+            out.update(same or g.by_base.get(base, ()))
+        return sorted(out)
 
     def provides(self, m, paths):
         out: dict[str, dict[str, list[str]]] = {}

@@ -16,6 +16,9 @@ from .base import Language, module_names
 GO_BUILTINS = frozenset("""append cap clear close complex copy delete imag len make max min new
     panic print println real recover string int int8 int16 int32 int64 uint uint8 uint16
     uint32 uint64 uintptr float32 float64 byte rune bool error any complex64 complex128""".split())
+# predeclared types: `T(x)` converts, it calls nothing
+GO_TYPES = frozenset("""string int int8 int16 int32 int64 uint uint8 uint16 uint32 uint64 uintptr
+    float32 float64 byte rune bool error any complex64 complex128""".split())
 _RECEIVER = re.compile(r"func\s*\(\s*(\w+)")
 _RECEIVER_TYPE = re.compile(r"func\s*\(\s*(\w+)\s+\*?\s*([\w.]+)")
 
@@ -94,6 +97,9 @@ class Go(Language):
             if q.startswith(mq + "."):
                 return f"{name_of(mod)}.{q[len(mq) + 1:]}"
         return None
+
+    def export_builtin(self, name):
+        return None if name in GO_TYPES else super().export_builtin(name)
 
     def export_package_files(self, m, path):
         """The other `.go` files of the package (test files only along with a test file)."""

@@ -71,6 +71,12 @@ class Rust(Language):
             return name_of(t) if t is not None else None
         return None
 
+    def export_builtin(self, name):
+        """Macros expand (`println!`), enum variants construct (`Some(x)`): no calls."""
+        if name.endswith("!") or name in ("Some", "None", "Ok", "Err"):
+            return None
+        return super().export_builtin(name)
+
     def prepare(self, m) -> None:
         """An impl block's items are members of the type it implements (same qualname)."""
         crate = m.ext["rust"] = _Crate()
