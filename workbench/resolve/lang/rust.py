@@ -6,8 +6,10 @@ from __future__ import annotations
 import posixpath
 from collections import defaultdict
 
+import re
+
 from ..kinds import CLASS_KINDS
-from ..values import BUILTIN, EXT, INST, SYM
+from ..values import BUILTIN, EXT, INST, SYM, Param, declared_type, param_parts
 from .base import Language
 
 # names every Rust module sees (the std prelude) and the standard library's macros
@@ -23,6 +25,36 @@ is_x86_feature_detected""".split())
 # a file module's children live in a directory: `src/a.rs` -> `src/a/`, `src/a/mod.rs` /
 # `src/lib.rs` / `src/main.rs` -> their own directory
 _DIR_OWNERS = ("mod.rs", "lib.rs", "main.rs")
+
+
+_FN_HEAD = re.compile(r"\bfn\s+\w+\s*")
+_TYPE_PREFIX = re.compile(r"^(?:&\s*(?:'\w+\s+)?|mut\s+|dyn\s+|impl\s+)+")
+
+
+def _skip_generics(sig: str) -> str:
+    """`fn f<F: Fn(i32) -> i32>(f: F)` -> `fn f(f: F)`: the parameter list comes first."""
+    mm = _FN_HEAD.search(sig)
+    if not mm or not sig.startswith("<", mm.end()):
+        return sig
+    depth, j = 0, mm.end()
+    while j < len(sig):
+        c = sig[j]
+        if c == "<":
+            depth += 1
+        elif c == ">" and sig[j - 1] != "-":
+            depth -= 1
+            if depth == 0:
+                return sig[:mm.end()] + sig[j + 1:]
+        j += 1
+    return sig
+
+
+def rust_type(text: str | None) -> str | None:
+    """`&'a mut dyn Log` / `impl Shape` / `Box<Foo>` -> the type name (`Log`, `Shape`, `Box`)."""
+    if not text:
+        return None
+    t = _TYPE_PREFIX.sub("", text.strip()).replace("::", ".")
+    return declared_type(t)
 
 
 class _Crate:
@@ -220,6 +252,28 @@ class Rust(Language):
             start = self.path_start(m, scope, name)
             return (frozenset({(SYM, start)}) if start is not None else frozenset()), "local", 1
         return None
+
+    # ---------------------------------------------------------------- signatures
+    def params(self, sig):
+        """`fn f(&self, name: Type, mut n: u8)`: the named parameters with their types
+        (`self` is the head `self`, patterns are left out)."""
+        parts = param_parts(_skip_generics(sig)) if sig else None
+        if parts is None:
+            return None
+        out = []
+        for part in parts:
+            name, sep, typ = part.partition(":")
+            name = name.replace("mut ", "").strip()
+            if sep and name.isidentifier():
+                out.append(Param(name, rust_type(typ)))
+        return out
+
+    def declared_return(self, ev, fn):
+        sig = _skip_generics(ev.m.sig.get(fn) or "")
+        i = sig.rfind("->")
+        if i < 0 or sig.rfind(")") > i:
+            return None
+        return rust_type(re.split(r"\bwhere\b", sig[i + 2:], 1)[0])
 
     def global_value(self, ev, scope, mod, name, depth):
         if name in RUST_PRELUDE:
