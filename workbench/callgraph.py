@@ -24,7 +24,40 @@ the same resolver the database uses, with the export's own rules on top:
   guesses by name alone (`name-unique`, `ambiguous`) are left out;
 * every function, method and lambda of the reachable modules (the entry files' modules
   and what they import inside ROOT, transitively) is a key, with ``[]`` when it calls
-  nothing.
+  nothing; declarations without a body (prototypes, abstract and interface methods) are
+  not keys.
+
+Other languages name things their own way through the hooks of their
+`workbench.resolve.lang` module (`Language.export_name`, `export_builtin`,
+`export_package_files` and the `export_*` flags); members nest below their owner as
+above, and a called definition is always named as it is where it is defined:
+
+* Java: ``package.Class.method`` (``Main.main`` in the default package), nested classes
+  ``app.Request.Builder.build``; a constructor is named after its class
+  (``app.Account.Account``), overloads share one name; calls in field initialisers are
+  credited to the class (``app.Registry``); files are no callers; the JDK is not in the
+  graph. The files covered grow along calls too (same-package types need no import).
+* Go: a package is named by its directory relative to ROOT, dotted
+  (``internal.strutil``), the package at ROOT by its package clause (``main``); methods
+  by their receiver's type (``store.DB.Get``, pointer or not); package-level variable
+  initialisers are credited to the package (``main``); imports outside ROOT by import
+  path (``fmt.Println``); the predeclared functions ``<builtin>.len``, conversions
+  (``string(b)``) are no calls. Importing a package covers all its (non-test) files.
+* Rust: module paths from the crate root (the entry file), dotted: ``crate.main``,
+  ``crate.util.helper`` (``util.rs`` or ``util/mod.rs``), ``crate.net.addr.parse``;
+  items of an ``impl`` block are named through their type (``crate.Counter.new``), trait
+  default methods through the trait; paths into other crates as written
+  (``std.mem.swap``); macros (``println!``) and enum variants (``Some(x)``) are no calls.
+* C / C++: the file without extension relative to ROOT, dotted, then namespaces and
+  classes: ``util.util_add``, ``shape.geo.Square.area``; a function is named where it
+  is defined (``Square::area`` in ``shape.cpp`` is ``shape.geo.Square.area``), the C
+  library as ``<builtin>.printf``. The files covered are the entry, the headers it
+  includes and the files defining what those declare (the linker's view).
+
+Anonymous functions (Java and C++ lambdas, Go function literals, Rust closures) are
+``<lambdaN>`` inside their function like Python's lambdas; the languages other than
+Python and JavaScript do not make symbols of them yet, so their calls are credited to
+the enclosing function.
 """
 from __future__ import annotations
 
@@ -181,7 +214,7 @@ def _target_name(m: Model, names: _Names, t, rules) -> str | None:
         k = m.kind.get(t[1])
         if k not in FUNCTION_KINDS:
             return None
-        return names(t[1])
+        return names(rules_of(m.family(t[1])).export_definition(m, t[1]))
     if t[0] == "B":
         return rules.export_builtin(t[1])
     if t[0] == "x":

@@ -177,3 +177,8 @@
 ; `using std::string;` / `using namespace std;` are imports of a name / everything.
 (using_declaration (qualified_identifier scope: (_) @import.module name: (_) @import.name)) @import
 (using_declaration "namespace" [(identifier) (qualified_identifier) (namespace_identifier)] @import.module (#set! import.name "*")) @import
+
+; --- call-graph captures (C forms are in c.scm): `ns::T x(...);`
+(declaration type: (qualified_identifier) @bind.value declarator: (identifier) @bind.target) @bind.declare
+(declaration type: (qualified_identifier) @bind.value
+  declarator: (init_declarator declarator: (identifier) @bind.target)) @bind.declare

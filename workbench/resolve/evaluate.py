@@ -393,6 +393,14 @@ class Resolver:
                 return {r}, None
             if k in FUNCTION_KINDS and name in self.rules(m.fam.get(v[1])).function_methods:
                 return {v}, None
+            if k == "namespace":              # `ns::f`, `ns::Type` (C++, C#, TypeScript)
+                out = set()
+                for c in m.children.get(v[1], {}).get(name, ()):
+                    if m.kind.get(c) in VALUE_KINDS:
+                        out |= self.field_values(c, depth + 1) or {(SYM, c)}
+                    else:
+                        out.add((SYM, c))
+                return out, None
             if k in VALUE_KINDS:
                 own = [c for c in m.children.get(v[1], {}).get(name, ()) if m.kind.get(c) in FUNCTION_KINDS]
                 if own:                      # a function written in the variable's object literal

@@ -198,6 +198,10 @@ class Language:
         nesting). `name_of(other)` names another symbol."""
         return None
 
+    def export_definition(self, m, sid: int) -> int:
+        """The symbol a call target stands for in the export (a declaration: its definition)."""
+        return sid
+
     def export_builtin(self, name: str) -> str | None:
         """The export name of a call of builtin `name`, or None when it is no call of a
         function (a method of a builtin type, `list.append`; a macro; a conversion)."""

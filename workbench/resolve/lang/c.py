@@ -28,14 +28,16 @@ longjmp va_start va_end va_arg va_copy offsetof sizeof alignof errno""".split())
 
 
 class _Globals:
-    """C/C++ name -> (id, path, is a declaration, is static); file -> headers it includes."""
+    """C/C++ name of a function, macro or type -> (id, path, is a declaration, is static);
+    file -> headers it includes."""
 
     def __init__(self, m):
         self.by_name: dict[str, list[tuple]] = defaultdict(list)
         for n, sid, path, decl, vis in store.run(m.con, """
                 SELECT s.name, s.symbol_id, s.path, s.is_declaration, s.visibility
                 FROM symbols s JOIN symbols p ON p.symbol_id = s.parent_id
-                WHERE s.language IN ('c', 'cpp') AND s.kind IN ('function', 'macro')
+                WHERE s.language IN ('c', 'cpp')
+                  AND s.kind IN ('function', 'macro', 'class', 'struct', 'union', 'enum', 'namespace')
                   AND p.kind IN ('module', 'namespace') ORDER BY s.symbol_id"""):
             self.by_name[n].append((sid, path, bool(decl), vis == "private"))
         self.by_base: dict[str, list[str]] = defaultdict(list)       # basename -> paths
@@ -46,6 +48,12 @@ class _Globals:
         for row in m.imports:
             if row["family"] in ("c", "cpp") and row["module"]:
                 self.includes[row["path"]].add(posixpath.basename(row["module"]))
+
+
+def _member_path(m, sid: int) -> str:
+    """A symbol's qualified name below its file (`geo.Square.area`)."""
+    q, mq = m.qual[sid], m.qual.get(m.module_of(sid), "")
+    return q[len(mq) + 1:] if mq and q.startswith(mq + ".") else q
 
 
 class C(Language):
@@ -61,6 +69,19 @@ class C(Language):
         (`shape.geo.Square.area`), so an out-of-line `Square::area` in `shape.cpp` reads
         as its class's member."""
         return m.qual[sid] if m.parent.get(sid) is not None else None
+
+    def export_definition(self, m, sid):
+        """A member declared in a class body (`void push(int);` in `stack.h`) stands for
+        its out-of-line definition (`IntStack::push` in any file)."""
+        if sid not in m.declarations:
+            return sid
+        defs = m.ext.get("c.definitions")
+        if defs is None:
+            defs = m.ext["c.definitions"] = {}
+            for d, k in sorted(m.kind.items()):
+                if k in FUNCTION_KINDS and m.fam.get(d) in ("c", "cpp") and d not in m.declarations:
+                    defs.setdefault(_member_path(m, d), d)
+        return defs.get(_member_path(m, sid), sid)
 
     def export_package_files(self, m, path):
         """Along with a file, the files defining what it declares (a header's prototypes
@@ -107,7 +128,7 @@ class C(Language):
         return None
 
     def linked(self, m, scope: int, name: str):
-        """A function or macro of another C/C++ file, by its (linker-global) name, when the
+        """A function, macro or type of another C/C++ file, by its (linker-global) name, when the
         caller's file includes a header that declares or defines it: the one definition
         (`static` ones only from their own file), else the declarations."""
         g = m.ext.get("c.globals")
