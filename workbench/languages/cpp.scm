@@ -173,6 +173,9 @@
 ; `new T(...)` is a call to `T`.
 (new_expression type: [(type_identifier) (qualified_identifier)] @reference.call)
 (new_expression type: (template_type name: (_) @reference.call))
+; `T x(args);` / `T x{args};` constructs a T: a call to `T` (its constructor).
+(declaration type: [(type_identifier) (qualified_identifier)] @reference.call
+  declarator: (init_declarator value: [(argument_list) (initializer_list)]))
 
 ; `using std::string;` / `using namespace std;` are imports of a name / everything.
 (using_declaration (qualified_identifier scope: (_) @import.module name: (_) @import.name)) @import

@@ -152,6 +152,25 @@ class Cpp(C):
     literal_types = {"concatenated_string": "str", "true": "bool", "false": "bool",
                      "raw_string_literal": "string"}
 
+    def constructor(self, ev, cls):
+        """The constructor named after its class (its out-of-line definition in the export)."""
+        m = ev.m
+        for c in m.children.get(cls, {}).get(m.name[cls], ()):
+            if m.kind.get(c) in FUNCTION_KINDS:
+                return c
+        return None
+
+    def import_values(self, ev, row, depth):
+        """`using ns::name;`: the name looked up as `ns::name` where the using stands."""
+        mod, name = row["module"], row["name"]
+        if not mod or not name or name == "*":
+            return set(), False
+        scope = row["scope"] if row["scope"] is not None else ev.m.file_module.get(row["path"])
+        if scope is None:
+            return set(), False
+        vals, _ = ev.eval_text(scope, f"{mod}::{name}", depth=depth + 1)
+        return set(vals), False
+
     def global_value(self, ev, scope, mod, name, depth):
         got = super().global_value(ev, scope, mod, name, depth)
         if got is None and name == "std":
