@@ -185,3 +185,9 @@
 (declaration type: (qualified_identifier) @bind.value declarator: (identifier) @bind.target) @bind.declare
 (declaration type: (qualified_identifier) @bind.value
   declarator: (init_declarator declarator: (identifier) @bind.target)) @bind.declare
+; Lambdas are symbols of kind `lambda`, named `<lambdaN>` by extract.py.
+(lambda_expression captures: (lambda_capture_specifier) @name body: (compound_statement) @body) @definition.lambda
+(declaration declarator: (init_declarator declarator: (identifier) @bind.target
+  value: (lambda_expression) @bind.value)) @bind.assign
+(call_expression function: (_) @bind.target
+  arguments: (argument_list (lambda_expression) @bind.value)) @bind.arg

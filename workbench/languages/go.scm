@@ -6,6 +6,8 @@
 
 (function_declaration name: (identifier) @name body: (block) @body) @definition.function
 (function_declaration name: (identifier) @name !body) @declaration.function
+; Function literals are symbols of kind `lambda`, named `<lambdaN>` by extract.py.
+(func_literal "func" @name body: (block) @body) @definition.lambda
 
 ; `func (s *Store) Get(...)`: qualname `<dir>.Store.Get`; generic receivers `(s *Stack[T])`.
 (method_declaration

@@ -4,6 +4,8 @@
 ; ---------------------------------------------------------------- items
 
 (function_item name: (identifier) @name body: (block) @body) @definition.function
+; Closures are symbols of kind `lambda`, named `<lambdaN>` by extract.py.
+(closure_expression parameters: (closure_parameters) @name body: (_) @body) @definition.lambda
 ; Trait method signatures and extern fns (kind "method" inside a trait).
 (function_signature_item name: (identifier) @name) @declaration.function
 
