@@ -55,9 +55,10 @@ above, and a called definition is always named as it is where it is defined:
   includes and the files defining what those declare (the linker's view).
 
 Anonymous functions (Java and C++ lambdas, Go function literals, Rust closures) are
-``<lambdaN>`` inside their function like Python's lambdas; the languages other than
-Python and JavaScript do not make symbols of them yet, so their calls are credited to
-the enclosing function.
+``<lambdaN>`` inside their function, like Python's lambdas. A C++ member declared in its
+class body stands for its out-of-line definition. A call through an interface, trait
+object or base-class reference is named by the method the resolver finds, the declared
+one (``app.Shape.area``), not by the implementations that may run.
 """
 from __future__ import annotations
 
