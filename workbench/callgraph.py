@@ -225,12 +225,19 @@ def _target_name(m: Model, names: _Names, t, rules) -> str | None:
     return None
 
 
+def _imports_by_path(m: Model) -> dict[str, list[dict]]:
+    by_path = m.ext.get("export.imports")
+    if by_path is None:
+        by_path = m.ext["export.imports"] = defaultdict(list)
+        for row in m.imports:
+            by_path[row["path"]].append(row)
+    return by_path
+
+
 def _reachable(m: Model, res: Resolver, entry_paths: list[str], seen: set[str] | None = None) -> set[str]:
     """Entry files plus every repository file they import, transitively (with the files
     their language brings along: a Go package, a C header's definitions). Adds to `seen`."""
-    by_path: dict[str, list[dict]] = defaultdict(list)
-    for row in m.imports:
-        by_path[row["path"]].append(row)
+    by_path = _imports_by_path(m)
     seen = set() if seen is None else seen
     todo = sorted((p for p in entry_paths if p in m.file_module), reverse=True)
     while todo:

@@ -1,5 +1,5 @@
 // A class declared in a header with its members defined out of line in the .cpp
-// (`Square::area() const`), a constructor, and an inline member in the class body
+// (`IntStack::push`), a constructor, and an inline member in the class body
 // (libstdc++'s vector::push_back calling _M_realloc_insert).
 #include "stack.h"
 
