@@ -470,6 +470,9 @@ class Resolver:
                         vals |= self.binding_values(row, depth + 1)
         if r is not None and r[0] == SYM and m.kind.get(r[1]) in VALUE_KINDS:
             vals |= self.field_values(r[1], depth)
+        if r is None and not vals and self.rules(m.fam.get(cls)).bases_are_fields:
+            # Go: an embedded field is named after its type (`p.Reader.Read()`)
+            vals = {(INST, b[1]) for b in self.mro(cls)[1:] if b[0] == SYM and m.name.get(b[1]) == name}
         if vals:
             return vals, "inferred"
         if r is not None:

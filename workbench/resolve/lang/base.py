@@ -53,6 +53,8 @@ class Language:
     bare_names_reach_methods: bool = False
     #: files of one directory form one package (Java, Go): a change reaches its mates
     package_is_directory: bool = False
+    #: a base is also a field named after its type (Go's embedded fields: `p.Reader`)
+    bases_are_fields: bool = False
     #: a field's declared type is looked up at module level (Go) instead of in its class
     field_types_at_module_level: bool = False
     #: `x = require('m')` bindings are imports too (CommonJS): the import row wins

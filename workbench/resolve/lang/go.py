@@ -78,6 +78,7 @@ class Go(Language):
     declared_types_win = True
     package_is_directory = True
     field_types_at_module_level = True
+    bases_are_fields = True
     export_follows_calls = True
 
     def export_name(self, m, sid, name_of):
