@@ -86,7 +86,8 @@ def test_base_classes():
 def test_calls():
     src = cpp(CPP)
     assert src.call_edges(M + "geo.Circle.name") == [("fixed2", M + "fixed2", "local", 34)]
-    assert src.calls(M + "geo.total_area") == ["std::accumulate", "shapes.begin", "shapes.end", "s->area"]
+    assert src.calls(M + "geo.total_area") == ["std::accumulate", "shapes.begin", "shapes.end"]
+    assert src.calls(M + "geo.total_area.<lambda1>") == ["s->area"]     # the lambda's own call
     assert src.calls(M + "fixed2") == ["out.setf", "out.precision", "out.str"]
     # `using U = decltype(f(value_));` is local (no symbol), so its call belongs to map
     assert cpp(HPP).call_edges(M + "geo.Box.map") == [

@@ -24,7 +24,41 @@ the same resolver the database uses, with the export's own rules on top:
   guesses by name alone (`name-unique`, `ambiguous`) are left out;
 * every function, method and lambda of the reachable modules (the entry files' modules
   and what they import inside ROOT, transitively) is a key, with ``[]`` when it calls
-  nothing.
+  nothing; declarations without a body (prototypes, abstract and interface methods) are
+  not keys.
+
+Other languages name things their own way through the hooks of their
+`workbench.resolve.lang` module (`Language.export_name`, `export_builtin`,
+`export_package_files` and the `export_*` flags); members nest below their owner as
+above, and a called definition is always named as it is where it is defined:
+
+* Java: ``package.Class.method`` (``Main.main`` in the default package), nested classes
+  ``app.Request.Builder.build``; a constructor is named after its class
+  (``app.Account.Account``), overloads share one name; calls in field initialisers are
+  credited to the class (``app.Registry``); files are no callers; the JDK is not in the
+  graph. The files covered grow along calls too (same-package types need no import).
+* Go: a package is named by its directory relative to ROOT, dotted
+  (``internal.strutil``), the package at ROOT by its package clause (``main``); methods
+  by their receiver's type (``store.DB.Get``, pointer or not); package-level variable
+  initialisers are credited to the package (``main``); imports outside ROOT by import
+  path (``fmt.Println``); the predeclared functions ``<builtin>.len``, conversions
+  (``string(b)``) are no calls. Importing a package covers all its (non-test) files.
+* Rust: module paths from the crate root (the entry file), dotted: ``crate.main``,
+  ``crate.util.helper`` (``util.rs`` or ``util/mod.rs``), ``crate.net.addr.parse``;
+  items of an ``impl`` block are named through their type (``crate.Counter.new``), trait
+  default methods through the trait; paths into other crates as written
+  (``std.mem.swap``); macros (``println!``) and enum variants (``Some(x)``) are no calls.
+* C / C++: the file without extension relative to ROOT, dotted, then namespaces and
+  classes: ``util.util_add``, ``shape.geo.Square.area``; a function is named where it
+  is defined (``Square::area`` in ``shape.cpp`` is ``shape.geo.Square.area``), the C
+  library as ``<builtin>.printf``. The files covered are the entry, the headers it
+  includes and the files defining what those declare (the linker's view).
+
+Anonymous functions (Java and C++ lambdas, Go function literals, Rust closures) are
+``<lambdaN>`` inside their function, like Python's lambdas. A C++ member declared in its
+class body stands for its out-of-line definition. A call through an interface, trait
+object or base-class reference is named by the method the resolver finds, the declared
+one (``app.Shape.area``), not by the implementations that may run.
 """
 from __future__ import annotations
 
@@ -34,6 +68,7 @@ from collections import defaultdict
 from . import store
 from .resolve import Model, Resolver, resolve_import
 from .resolve.kinds import CLASS_KINDS, FUNCTION_KINDS
+from .resolve.lang import rules_of
 
 EXPORT_KEY_KINDS = frozenset({"function", "method", "lambda", "constructor"})
 _NOT_CALLS = {("B", "property"), ("B", "staticmethod"), ("B", "classmethod"), ("B", "require")}
@@ -79,12 +114,15 @@ class _Names:
         if got is not None:
             return got
         m = self.m
-        if m.kind.get(sid) == "module" or m.parent.get(sid) is None:
-            name = m.qual[sid]
-        else:
-            owner = m.ns(m.parent.get(sid))
-            own = self.lambda_label.get(sid) or m.name[sid]
-            name = f"{self(owner)}.{own}" if owner is not None else own
+        name = rules_of(m.family(sid)).export_name(m, sid, self)
+        if name is None:
+            if m.kind.get(sid) == "module" or m.parent.get(sid) is None:
+                name = m.qual[sid]
+            else:
+                owner = m.ns(m.parent.get(sid))
+                own = self.lambda_label.get(sid) or m.name[sid]
+                prefix = self(owner) if owner is not None else ""
+                name = f"{prefix}.{own}" if prefix else own
         self._names[sid] = name
         return name
 
@@ -96,24 +134,41 @@ def export(con, entry_paths: list[str]) -> dict[str, list[str]]:
     names = _Names(m)
     reachable = _reachable(m, res, entry_paths)
     graph: dict[str, list[str]] = {}
+    done: set[str] = set()
+    pending = set(reachable)
+    while pending:
+        done |= pending
+        edges = store.run(con, """SELECT src_id, dst_name, path, line FROM edges
+                                  WHERE kind = 'calls' AND list_contains(?, path)
+                                  ORDER BY path, line, edge_id""", [sorted(pending)])
+        pending = set()
+        for src, text, path, line in edges:
+            caller = _caller(m, src)
+            if caller is None:
+                continue
+            try:
+                targets, _how = res.resolve_call(src, text, line)
+            except RecursionError:
+                continue
+            # applying @property/@staticmethod/@classmethod and loading a module with
+            # require() are not calls of the program's code
+            targets = [t for t in targets if t not in _NOT_CALLS]
+            rules = rules_of(m.family(caller))
+            _add(graph, names(caller), [_target_name(m, names, t, rules) for t in targets])
+            if rules.export_follows_calls:
+                # the file of a called definition is part of the program even when no
+                # import names it (a header's definition, a same-package type)
+                for t in targets:
+                    p = m.path.get(t[1]) if t[0] == "s" else None
+                    if p is not None and p not in reachable:
+                        _reachable(m, res, [p], reachable)
+        pending = reachable - done
     for sid, k in m.kind.items():
-        if m.path.get(sid) in reachable and (k in EXPORT_KEY_KINDS or (k == "module" and m.parent.get(sid) is None)):
+        if m.path.get(sid) not in reachable or sid in m.declarations:
+            continue
+        if k in EXPORT_KEY_KINDS or (k == "module" and m.parent.get(sid) is None
+                                     and rules_of(m.family(sid)).export_module_runs):
             graph.setdefault(names(sid), [])
-    edges = store.run(con, """SELECT src_id, dst_name, path, line FROM edges
-                              WHERE kind = 'calls' AND list_contains(?, path)
-                              ORDER BY path, line, edge_id""", [sorted(reachable)])
-    for src, text, path, line in edges:
-        caller = _caller(m, src)
-        if caller is None:
-            continue
-        try:
-            targets, _how = res.resolve_call(src, text, line)
-        except RecursionError:
-            continue
-        # applying @property/@staticmethod/@classmethod and loading a module with
-        # require() are not calls of the program's code
-        targets = [t for t in targets if t not in _NOT_CALLS]
-        _add(graph, names(caller), [_target_name(m, names, t) for t in targets])
     # decorator applications: `@f(...)` calls what `f(...)` returns with the function
     for sid, decos in m.decos.items():
         if m.path.get(sid) not in reachable or m.family(sid) != "python":
@@ -130,7 +185,8 @@ def export(con, entry_paths: list[str]) -> dict[str, list[str]]:
                 continue                 # `@d` is already the call edge to `d`
             vals, _ = res.eval_text(scope, text)
             fam = m.family(sid)
-            _add(graph, names(caller), [_target_name(m, names, res.call_target(v, fam)) for v in vals])
+            _add(graph, names(caller), [_target_name(m, names, res.call_target(v, fam), rules_of(fam))
+                                        for v in vals])
     return {k: sorted(set(v)) for k, v in sorted(graph.items())}
 
 
@@ -142,23 +198,26 @@ def _add(graph: dict, caller: str, targets: list) -> None:
 
 
 def _caller(m: Model, src: int | None) -> int | None:
-    """The namespace whose code contains a call: class bodies run in the enclosing scope."""
+    """The namespace whose code contains a call: class bodies run in the enclosing scope
+    (or are credited to the class, in a language that says so)."""
     s = m.ns(src)
+    if s is not None and m.kind.get(s) in CLASS_KINDS and rules_of(m.family(s)).export_class_body_caller:
+        return s
     while s is not None and m.kind.get(s) in CLASS_KINDS:
         s = m.ns(m.parent.get(s))
     return s
 
 
-def _target_name(m: Model, names: _Names, t) -> str | None:
+def _target_name(m: Model, names: _Names, t, rules) -> str | None:
     if t is None:
         return None
     if t[0] == "s":
         k = m.kind.get(t[1])
         if k not in FUNCTION_KINDS:
             return None
-        return names(t[1])
+        return names(rules_of(m.family(t[1])).export_definition(m, t[1]))
     if t[0] == "B":
-        return None if "." in t[1] else f"<builtin>.{t[1]}"
+        return rules.export_builtin(t[1])
     if t[0] == "x":
         if "()" in t[1] or t[1].startswith("."):
             return None
@@ -166,34 +225,51 @@ def _target_name(m: Model, names: _Names, t) -> str | None:
     return None
 
 
-def _reachable(m: Model, res: Resolver, entry_paths: list[str]) -> set[str]:
-    """Entry files plus every repository file they import, transitively."""
-    by_path: dict[str, list[dict]] = defaultdict(list)
-    for row in m.imports:
-        by_path[row["path"]].append(row)
-    seen: set[str] = set()
-    todo = [p for p in entry_paths if p in m.file_module]
+def _imports_by_path(m: Model) -> dict[str, list[dict]]:
+    by_path = m.ext.get("export.imports")
+    if by_path is None:
+        by_path = m.ext["export.imports"] = defaultdict(list)
+        for row in m.imports:
+            by_path[row["path"]].append(row)
+    return by_path
+
+
+def _reachable(m: Model, res: Resolver, entry_paths: list[str], seen: set[str] | None = None) -> set[str]:
+    """Entry files plus every repository file they import, transitively (with the files
+    their language brings along: a Go package, a C header's definitions). Adds to `seen`."""
+    by_path = _imports_by_path(m)
+    seen = set() if seen is None else seen
+    todo = sorted((p for p in entry_paths if p in m.file_module), reverse=True)
     while todo:
         p = todo.pop()
         if p in seen:
             continue
         seen.add(p)
+        paths = _with_package(m, p)
         for row in by_path.get(p, ()):
             vals, _how, rpath = resolve_import(res, row)
-            paths = {rpath} if rpath else set()
+            if rpath:
+                paths.add(rpath)
             for v in vals:
                 if v[0] in ("s", "b", "m") and v[1] in m.path:
                     paths.add(m.path[v[1]])
-            # importing a submodule imports its packages first
-            for q in list(paths):
-                d = os.path.dirname(q)
-                while d:
-                    for init in (f"{d}/__init__.py",):
-                        if init in m.file_module:
-                            paths.add(init)
-                    d = os.path.dirname(d)
-            todo.extend(x for x in paths if x and x not in seen and x in m.file_module)
+        # importing a submodule imports its packages first
+        for q in list(paths):
+            d = os.path.dirname(q)
+            while d:
+                for init in (f"{d}/__init__.py",):
+                    if init in m.file_module:
+                        paths.add(init)
+                d = os.path.dirname(d)
+        todo.extend(sorted((x for x in paths if x and x not in seen and x in m.file_module), reverse=True))
     return seen
+
+
+def _with_package(m: Model, path: str) -> set[str]:
+    """The files `path`'s language brings along with it (a Go package's other files)."""
+    mid = m.file_module.get(path)
+    rules = rules_of(m.family(mid)) if mid is not None else None
+    return set(rules.export_package_files(m, path)) if rules else set()
 
 
 __all__ = ["callgraph", "export"]

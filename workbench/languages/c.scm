@@ -268,3 +268,16 @@
 ; ---------------------------------------------------------------- comments (docs)
 
 (comment) @comment
+
+; --- call-graph captures (`bindings` rows read by workbench/resolve/; see docs/schema.md)
+; Functions passed as arguments (`qsort(.., cmp)`, `for_each(xs, n, print_item)`): they
+; flow to the callee's parameter, which the callee may call.
+(call_expression function: (_) @bind.target
+  arguments: (argument_list [(identifier) (field_expression)] @bind.value)) @bind.arg
+(return_statement (_) @bind.value) @bind.return
+; `T x;` / `T x = v;` (a typed local); `x = v;`.
+(declaration type: (type_identifier) @bind.value declarator: (identifier) @bind.target) @bind.declare
+(declaration type: (type_identifier) @bind.value
+  declarator: (init_declarator declarator: (identifier) @bind.target)) @bind.declare
+(declaration declarator: (init_declarator declarator: (identifier) @bind.target
+  value: [(identifier) (call_expression) (field_expression)] @bind.value)) @bind.assign

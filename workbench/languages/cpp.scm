@@ -173,7 +173,21 @@
 ; `new T(...)` is a call to `T`.
 (new_expression type: [(type_identifier) (qualified_identifier)] @reference.call)
 (new_expression type: (template_type name: (_) @reference.call))
+; `T x(args);` / `T x{args};` constructs a T: a call to `T` (its constructor).
+(declaration type: [(type_identifier) (qualified_identifier)] @reference.call
+  declarator: (init_declarator value: [(argument_list) (initializer_list)]))
 
 ; `using std::string;` / `using namespace std;` are imports of a name / everything.
 (using_declaration (qualified_identifier scope: (_) @import.module name: (_) @import.name)) @import
 (using_declaration "namespace" [(identifier) (qualified_identifier) (namespace_identifier)] @import.module (#set! import.name "*")) @import
+
+; --- call-graph captures (C forms are in c.scm): `ns::T x(...);`
+(declaration type: (qualified_identifier) @bind.value declarator: (identifier) @bind.target) @bind.declare
+(declaration type: (qualified_identifier) @bind.value
+  declarator: (init_declarator declarator: (identifier) @bind.target)) @bind.declare
+; Lambdas are symbols of kind `lambda`, named `<lambdaN>` by extract.py.
+(lambda_expression captures: (lambda_capture_specifier) @name body: (compound_statement) @body) @definition.lambda
+(declaration declarator: (init_declarator declarator: (identifier) @bind.target
+  value: (lambda_expression) @bind.value)) @bind.assign
+(call_expression function: (_) @bind.target
+  arguments: (argument_list (lambda_expression) @bind.value)) @bind.arg

@@ -6,6 +6,8 @@
 
 (function_declaration name: (identifier) @name body: (block) @body) @definition.function
 (function_declaration name: (identifier) @name !body) @declaration.function
+; Function literals are symbols of kind `lambda`, named `<lambdaN>` by extract.py.
+(func_literal "func" @name body: (block) @body) @definition.lambda
 
 ; `func (s *Store) Get(...)`: qualname `<dir>.Store.Get`; generic receivers `(s *Stack[T])`.
 (method_declaration
@@ -48,6 +50,12 @@
 
 ; Struct fields (embedded fields have no name and are left out); interface methods.
 (field_declaration_list (field_declaration name: (field_identifier) @name) @definition.field)
+; Embedded fields (`struct { *Reader; io.Writer }`) promote their type's methods: bases.
+(type_spec
+  name: (type_identifier) @name
+  type: (struct_type
+    (field_declaration_list
+      (field_declaration !name type: [(type_identifier) (qualified_type)] @reference.inherits))))
 (interface_type (method_elem name: (field_identifier) @name) @declaration.method)
 
 ; ---------------------------------------------------------------- package-level consts and vars

@@ -29,6 +29,8 @@
 (annotation_type_element_declaration name: (identifier) @name) @declaration.method
 (constructor_declaration name: (identifier) @name body: (constructor_body) @body) @definition.method
 (compact_constructor_declaration name: (identifier) @name body: (block) @body) @definition.method
+; Lambdas are symbols of kind `lambda`, named `<lambdaN>` by extract.py.
+(lambda_expression parameters: (_) @name body: (_) @body) @definition.lambda
 (method_declaration (modifiers [(annotation) (marker_annotation)] @decorator) name: (identifier) @name body: (block)) @definition.method
 (method_declaration (modifiers [(annotation) (marker_annotation)] @decorator) name: (identifier) @name !body) @declaration.method
 (constructor_declaration (modifiers [(annotation) (marker_annotation)] @decorator) name: (identifier) @name) @definition.method
@@ -115,3 +117,6 @@
   object: [(method_invocation) (object_creation_expression) (parenthesized_expression)
            (array_access) (string_literal) (cast_expression)] @bind.value
   name: (identifier) @bind.target @bind.receiver)
+; Functions passed as arguments (`twice(v -> inc(v), 1)`, `run(task)`).
+(method_invocation name: (identifier) @bind.target
+  arguments: (argument_list [(identifier) (lambda_expression) (method_reference)] @bind.value)) @bind.arg

@@ -4,6 +4,8 @@
 ; ---------------------------------------------------------------- items
 
 (function_item name: (identifier) @name body: (block) @body) @definition.function
+; Closures are symbols of kind `lambda`, named `<lambdaN>` by extract.py.
+(closure_expression parameters: (closure_parameters) @name body: (_) @body) @definition.lambda
 ; Trait method signatures and extern fns (kind "method" inside a trait).
 (function_signature_item name: (identifier) @name) @declaration.function
 
@@ -95,6 +97,20 @@
     field: (field_identifier) @reference.call))
 ; `foo::<T>()`.
 (call_expression function: (generic_function function: (_) @reference.call))
+; Calls written in a macro's arguments (`println!("{}", f(x))`, `assert!(s.ok())`,
+; `format!("{}", util::show(x))`): the parser leaves them as tokens; a name, `a.name` or
+; `a::name` right before a parenthesised group, after `(` or an operator (not after `.`,
+; which is a call on a computed receiver).
+(macro_invocation
+  (token_tree
+    ["(" "[" "," "=" "!" "&" "+" "-" "*" "/" "<" ">" "==" "!=" "&&" "||"] .
+    (identifier) @reference.call .
+    (token_tree . "(")))
+(macro_invocation
+  (token_tree
+    ["(" "[" "," "=" "!" "&" "+" "-" "*" "/" "<" ">" "==" "!=" "&&" "||"] .
+    [(identifier) (self)] @reference.call . ["." "::"] . (identifier) @reference.call .
+    (token_tree . "(")))
 ; Macro invocations as written, `shapes!` / `println!` (the `!` keeps them apart from a
 ; function or module of the same name).
 (macro_invocation macro: [(identifier) (scoped_identifier)] @reference.call . "!" @reference.call)
@@ -123,3 +139,17 @@
 
 (line_comment) @comment
 (block_comment) @comment
+
+; --- call-graph captures (`bindings` rows read by workbench/resolve/; see docs/schema.md)
+(let_declaration pattern: (identifier) @bind.target type: (_) @bind.value) @bind.declare
+(let_declaration pattern: (identifier) @bind.target value: (_) @bind.value) @bind.assign
+(assignment_expression left: [(identifier) (field_expression)] @bind.target right: (_) @bind.value) @bind.assign
+(return_expression (_) @bind.value) @bind.return
+; Functions and closures passed as arguments (`apply(f, x)`, `twice(|v| g(v), a)`).
+(call_expression function: (_) @bind.target
+  arguments: (arguments [(identifier) (scoped_identifier) (closure_expression)] @bind.value)) @bind.arg
+; A call on a computed receiver (`Foo::new().run()`): the receiver, so the method can be resolved.
+(call_expression
+  function: (field_expression
+    value: [(call_expression) (parenthesized_expression) (struct_expression)] @bind.value
+    field: (field_identifier) @bind.target @bind.receiver))

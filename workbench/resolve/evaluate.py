@@ -180,6 +180,7 @@ class Resolver:
             elif kind == "call":
                 for v in ordered(vals):
                     nv |= self.call_result(v, step[1], scope, depth, new=new)
+                new = False           # `new X().m()`: only the first call instantiates
             elif kind == "index":
                 for v in ordered(vals):
                     nv |= self.elements_of(v, depth)
@@ -392,6 +393,14 @@ class Resolver:
                 return {r}, None
             if k in FUNCTION_KINDS and name in self.rules(m.fam.get(v[1])).function_methods:
                 return {v}, None
+            if k == "namespace":              # `ns::f`, `ns::Type` (C++, C#, TypeScript)
+                out = set()
+                for c in m.children.get(v[1], {}).get(name, ()):
+                    if m.kind.get(c) in VALUE_KINDS:
+                        out |= self.field_values(c, depth + 1) or {(SYM, c)}
+                    else:
+                        out.add((SYM, c))
+                return out, None
             if k in VALUE_KINDS:
                 own = [c for c in m.children.get(v[1], {}).get(name, ()) if m.kind.get(c) in FUNCTION_KINDS]
                 if own:                      # a function written in the variable's object literal
@@ -461,6 +470,9 @@ class Resolver:
                         vals |= self.binding_values(row, depth + 1)
         if r is not None and r[0] == SYM and m.kind.get(r[1]) in VALUE_KINDS:
             vals |= self.field_values(r[1], depth)
+        if r is None and not vals and self.rules(m.fam.get(cls)).bases_are_fields:
+            # Go: an embedded field is named after its type (`p.Reader.Read()`)
+            vals = {(INST, b[1]) for b in self.mro(cls)[1:] if b[0] == SYM and m.name.get(b[1]) == name}
         if vals:
             return vals, "inferred"
         if r is not None:

@@ -53,6 +53,8 @@ class Language:
     bare_names_reach_methods: bool = False
     #: files of one directory form one package (Java, Go): a change reaches its mates
     package_is_directory: bool = False
+    #: a base is also a field named after its type (Go's embedded fields: `p.Reader`)
+    bases_are_fields: bool = False
     #: a field's declared type is looked up at module level (Go) instead of in its class
     field_types_at_module_level: bool = False
     #: `x = require('m')` bindings are imports too (CommonJS): the import row wins
@@ -180,6 +182,36 @@ class Language:
         """(values, how) of a parameter with a meaning of its own (`self`, a Go receiver),
         or None."""
         return None
+
+    # ---------------------------------------------------------------- call-graph export
+    # (`workbench/callgraph.py`: names in the exchange format, which files it covers)
+    #: a file module's top-level code runs: the module is a caller and an export key
+    export_module_runs: bool = True
+    #: calls written in a class body (field initialisers) are credited to the class itself
+    #: rather than to the code around the class
+    export_class_body_caller: bool = False
+    #: the files the export covers grow along resolved calls too, not only along imports
+    #: (same-package types, a header's definition in another file, `mod x;` files)
+    export_follows_calls: bool = False
+
+    def export_name(self, m, sid: int, name_of) -> str | None:
+        """The export name of symbol `sid` when this language names it its own way, or None
+        for the generic rule (file modules by their qualified name, members by lexical
+        nesting). `name_of(other)` names another symbol."""
+        return None
+
+    def export_definition(self, m, sid: int) -> int:
+        """The symbol a call target stands for in the export (a declaration: its definition)."""
+        return sid
+
+    def export_builtin(self, name: str) -> str | None:
+        """The export name of a call of builtin `name`, or None when it is no call of a
+        function (a method of a builtin type, `list.append`; a macro; a conversion)."""
+        return None if "." in name else f"<builtin>.{name}"
+
+    def export_package_files(self, m, path: str) -> list[str]:
+        """Files that come along with `path` when the export covers it (Go: its package)."""
+        return []
 
     def decorator_flows(self, ev, fn: int) -> list[tuple]:
         """Decorator applications passing `fn` (or what it is nested in) as an argument,

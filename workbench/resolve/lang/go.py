@@ -16,6 +16,9 @@ from .base import Language, module_names
 GO_BUILTINS = frozenset("""append cap clear close complex copy delete imag len make max min new
     panic print println real recover string int int8 int16 int32 int64 uint uint8 uint16
     uint32 uint64 uintptr float32 float64 byte rune bool error any complex64 complex128""".split())
+# predeclared types: `T(x)` converts, it calls nothing
+GO_TYPES = frozenset("""string int int8 int16 int32 int64 uint uint8 uint16 uint32 uint64 uintptr
+    float32 float64 byte rune bool error any complex64 complex128""".split())
 _RECEIVER = re.compile(r"func\s*\(\s*(\w+)")
 _RECEIVER_TYPE = re.compile(r"func\s*\(\s*(\w+)\s+\*?\s*([\w.]+)")
 
@@ -53,6 +56,20 @@ def _module_prefix(m) -> str | None:
     return None
 
 
+_PACKAGE = re.compile(r"^package\s+(\w+)", re.M)
+
+
+def _package_clause(m, path: str) -> str | None:
+    """The package clause of a Go file of the repository (read from disk), or None."""
+    try:
+        rows = store.run(m.con, "SELECT value FROM meta WHERE key = 'root'")
+        with open(os.path.join(rows[0][0], path), encoding="utf-8", errors="replace") as fh:
+            mm = _PACKAGE.search(fh.read(65536))
+        return mm.group(1) if mm else None
+    except (OSError, IndexError):
+        return None
+
+
 class Go(Language):
     family = "go"
     languages = ("go",)
@@ -61,6 +78,35 @@ class Go(Language):
     declared_types_win = True
     package_is_directory = True
     field_types_at_module_level = True
+    bases_are_fields = True
+    export_follows_calls = True
+
+    def export_name(self, m, sid, name_of):
+        """A package is named by its directory relative to the root (`internal.store`), the
+        root's own package by its package clause (`main`); a method by its receiver type
+        (`store.DB.Get`)."""
+        if m.parent.get(sid) is None:
+            d = posixpath.dirname(m.path.get(sid, ""))
+            return d.replace("/", ".") if d else (_package_clause(m, m.path.get(sid, "")) or m.qual[sid])
+        t = m.ext["go"].attached.get(sid)
+        if t is not None:
+            return f"{name_of(t)}.{m.name[sid]}"
+        mod = m.parent.get(sid)
+        if m.kind.get(sid) == "method" and m.parent.get(mod) is None:
+            # a method of a type that is no struct (`type HandlerFunc func(...)`)
+            q, mq = m.qual[sid], m.qual[mod]
+            if q.startswith(mq + "."):
+                return f"{name_of(mod)}.{q[len(mq) + 1:]}"
+        return None
+
+    def export_builtin(self, name):
+        return None if name in GO_TYPES else super().export_builtin(name)
+
+    def export_package_files(self, m, path):
+        """The other `.go` files of the package (test files only along with a test file)."""
+        tests = path.endswith("_test.go")
+        return [m.path[x] for x in m.ext["go"].dirs.get(posixpath.dirname(path), ())
+                if m.path[x].endswith(".go") and (tests or not m.path[x].endswith("_test.go"))]
 
     def prepare(self, m) -> None:
         pk = m.ext["go"] = _Packages(m)
@@ -206,14 +252,16 @@ class Go(Language):
         out = []
         pending: list[str] = []
         for part in parts:
-            bits = part.split()
+            bits = part.split(None, 1)
             if len(bits) == 1:
                 pending.append(bits[0])
             else:
+                # the whole type: `fn func(string) string` is a function, not a string
+                typ = bits[1].strip()
                 for n in pending:
-                    out.append(Param(n, bits[-1]))
+                    out.append(Param(n, typ))
                 pending = []
-                out.append(Param(bits[0], bits[-1]))
+                out.append(Param(bits[0], typ))
         return out
 
     def special_param(self, ev, fn, name, depth):

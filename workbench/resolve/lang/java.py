@@ -38,6 +38,17 @@ class Java(Language):
     declared_types_win = True
     bare_names_reach_methods = True
     package_is_directory = True
+    export_module_runs = False          # no code outside classes
+    export_class_body_caller = True     # field initialisers: credited to their class
+    export_follows_calls = True         # same-package types need no import
+
+    def export_name(self, m, sid, name_of):
+        """A file module is named by its package (`com.shop`, `` for the default package),
+        so members read `com.shop.Cart.add`."""
+        if m.parent.get(sid) is None:
+            q = m.qual[sid]
+            return q.rsplit(".", 1)[0] if "." in q else ""
+        return None
 
     def prepare(self, m) -> None:
         packages: dict[str, list[int]] = defaultdict(list)    # package -> module ids

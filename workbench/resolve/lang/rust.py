@@ -6,8 +6,10 @@ from __future__ import annotations
 import posixpath
 from collections import defaultdict
 
+import re
+
 from ..kinds import CLASS_KINDS
-from ..values import BUILTIN, EXT, INST, SYM
+from ..values import BUILTIN, EXT, INST, SYM, Param, declared_type, param_parts
 from .base import Language
 
 # names every Rust module sees (the std prelude) and the standard library's macros
@@ -23,6 +25,36 @@ is_x86_feature_detected""".split())
 # a file module's children live in a directory: `src/a.rs` -> `src/a/`, `src/a/mod.rs` /
 # `src/lib.rs` / `src/main.rs` -> their own directory
 _DIR_OWNERS = ("mod.rs", "lib.rs", "main.rs")
+
+
+_FN_HEAD = re.compile(r"\bfn\s+\w+\s*")
+_TYPE_PREFIX = re.compile(r"^(?:&\s*(?:'\w+\s+)?|mut\s+|dyn\s+|impl\s+)+")
+
+
+def _skip_generics(sig: str) -> str:
+    """`fn f<F: Fn(i32) -> i32>(f: F)` -> `fn f(f: F)`: the parameter list comes first."""
+    mm = _FN_HEAD.search(sig)
+    if not mm or not sig.startswith("<", mm.end()):
+        return sig
+    depth, j = 0, mm.end()
+    while j < len(sig):
+        c = sig[j]
+        if c == "<":
+            depth += 1
+        elif c == ">" and sig[j - 1] != "-":
+            depth -= 1
+            if depth == 0:
+                return sig[:mm.end()] + sig[j + 1:]
+        j += 1
+    return sig
+
+
+def rust_type(text: str | None) -> str | None:
+    """`&'a mut dyn Log` / `impl Shape` / `Box<Foo>` -> the type name (`Log`, `Shape`, `Box`)."""
+    if not text:
+        return None
+    t = _TYPE_PREFIX.sub("", text.strip()).replace("::", ".")
+    return declared_type(t)
 
 
 class _Crate:
@@ -47,6 +79,35 @@ class Rust(Language):
     languages = ("rust",)
     literal_types = {"raw_string_literal": "string"}
     type_part_kinds = frozenset({"impl"})
+    export_module_runs = False           # items only: no code runs at module level
+    export_follows_calls = True          # `mod x;` files are part of the crate unasked
+
+    def export_name(self, m, sid, name_of):
+        """Module paths from the crate root, dotted: `crate`, `crate.util`, `crate.a.b`
+        (`a/b.rs` or `a/b/mod.rs`), inline `mod t {}` inside its module; an `impl` block's
+        items are named through their type (`crate.util.Counter.new`)."""
+        k = m.kind.get(sid)
+        if m.parent.get(sid) is None:
+            up = self.parent_module(m, sid)
+            if up is None or up == sid:
+                return "crate"
+            path = m.path.get(sid, "")
+            base = posixpath.basename(path)
+            stem = posixpath.basename(posixpath.dirname(path)) if base == "mod.rs" else base[:-3]
+            return f"{name_of(up)}.{stem}"
+        if k == "module":
+            owner = self.module(m, m.parent.get(sid))
+            return f"{name_of(owner)}.{m.name[sid]}" if owner is not None else None
+        if k == "impl":
+            t = m.ext["rust"].impl_type.get(sid)
+            return name_of(t) if t is not None else None
+        return None
+
+    def export_builtin(self, name):
+        """Macros expand (`println!`), enum variants construct (`Some(x)`): no calls."""
+        if name.endswith("!") or name in ("Some", "None", "Ok", "Err"):
+            return None
+        return super().export_builtin(name)
 
     def prepare(self, m) -> None:
         """An impl block's items are members of the type it implements (same qualname)."""
@@ -191,6 +252,28 @@ class Rust(Language):
             start = self.path_start(m, scope, name)
             return (frozenset({(SYM, start)}) if start is not None else frozenset()), "local", 1
         return None
+
+    # ---------------------------------------------------------------- signatures
+    def params(self, sig):
+        """`fn f(&self, name: Type, mut n: u8)`: the named parameters with their types
+        (`self` is the head `self`, patterns are left out)."""
+        parts = param_parts(_skip_generics(sig)) if sig else None
+        if parts is None:
+            return None
+        out = []
+        for part in parts:
+            name, sep, typ = part.partition(":")
+            name = name.replace("mut ", "").strip()
+            if sep and name.isidentifier():
+                out.append(Param(name, rust_type(typ)))
+        return out
+
+    def declared_return(self, ev, fn):
+        sig = _skip_generics(ev.m.sig.get(fn) or "")
+        i = sig.rfind("->")
+        if i < 0 or sig.rfind(")") > i:
+            return None
+        return rust_type(re.split(r"\bwhere\b", sig[i + 2:], 1)[0])
 
     def global_value(self, ev, scope, mod, name, depth):
         if name in RUST_PRELUDE:

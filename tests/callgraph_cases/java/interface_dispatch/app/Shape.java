@@ -1,0 +1,7 @@
+package app;
+
+public interface Shape {
+    double area();
+
+    String name();
+}

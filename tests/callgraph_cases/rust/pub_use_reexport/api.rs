@@ -1,0 +1,2 @@
+pub use crate::imp::encoder::Encoder;
+pub use crate::imp::sum as checksum;
