@@ -67,7 +67,7 @@ def provides(con, m: Model, paths) -> dict[str, dict[str, str]]:
     if paths:
         rows = store.run(con, f"""
             SELECT path, src_id, {_ARG_KEY}, name, value, value_type, value_id FROM bindings
-            WHERE kind = 'arg' AND list_contains($paths, path)""", {"paths": sorted(paths)})
+            WHERE kind = 'arg' AND path IN (SELECT unnest($paths::VARCHAR[]))""", {"paths": sorted(paths)})
         for path, src, key, name, value, vtype, vid in rows:
             if key:
                 scope = m.ns(src)

@@ -21,6 +21,12 @@ def cols(con, sql: str, params=None) -> dict[str, list]:
     return {name: tbl.column(name).to_pylist() for name in tbl.column_names}
 
 
+def _interned(texts: list) -> list:
+    """`texts` with one string object per distinct text (Arrow gives every row its own)."""
+    one = {}.setdefault
+    return [one(t, t) for t in texts]
+
+
 class Model:
     """Everything resolution needs, loaded once: symbols, modules, imports, bindings."""
 
@@ -32,6 +38,8 @@ class Model:
         s = cols(con, """SELECT symbol_id, path, language, kind, name, qualname, parent_id, signature,
                                 decorators, start_line, is_declaration FROM symbols
                           ORDER BY path, symbol_id""")
+        for c in ("path", "language", "kind", "name"):    # one object per distinct text
+            s[c] = _interned(s[c])
         # the order of a fresh index whatever ids an incremental run gave (`values.ordered`)
         set_rank({sid: i for i, sid in enumerate(s["symbol_id"])})
         self.kind = dict(zip(s["symbol_id"], s["kind"]))
@@ -153,6 +161,22 @@ class Model:
             self._load_bindings()
         elif path is not None and path not in self._lazy_loaded:
             self._load_path(path)
+
+    def release_bindings(self) -> None:
+        """Let the bindings go (evaluation is over; a later `ensure_bindings` loads them again)."""
+        self._bind_loaded = False
+        self.binds = defaultdict(dict)
+        self.returns = defaultdict(list)
+        self.yields = defaultdict(list)
+        self.elements = defaultdict(dict)
+        self.attr_binds = defaultdict(list)
+        self.exports = defaultdict(dict)
+        self.receivers = {}
+        self.args_by_callee = defaultdict(list)
+        self._strings = {}
+        self._lazy_tbl = None
+        self._lazy_paths, self._lazy_keys, self._lazy_key_idx = {}, {}, None
+        self._lazy_loaded = set()
 
     # the callee's last name, computed by DuckDB (`self.items.append#0` -> `append`)
     _CALLEE_KEY = ("CASE WHEN kind = 'arg' THEN nullif(regexp_extract(name, "

@@ -17,6 +17,7 @@ for the callee names it asks about), from the same bulk query kept as Arrow, and
 from __future__ import annotations
 
 import time
+from array import array
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -30,7 +31,7 @@ from .exprs import alternatives, parse_chain
 from .kinds import CLASS_KINDS
 from . import deps
 from .lang import rules_of
-from .model import Model, cols
+from .model import Model
 from .values import BOUND, BUILTIN, EXT, INST, MODULE, SYM, ordered, rank_of
 
 RESOLVER_VERSION = resolver_version()      # a database resolved by other code is resolved again in full
@@ -173,54 +174,90 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False) -> ResolveS
     scope_paths = None if full else deps.affected(con, model, list(changed_paths))
     res = Resolver(model)
     rows, imp_rows, reads = _resolve_set(con, model, res, scope_paths, progress)
+    # evaluation is done: let its memo and the bindings go before the writes need memory
+    del res
+    if full:
+        model.release_bindings()
     stats.files = len(reads)
-    stats.edges = len(rows)
+    stats.edges = rows.n
+    stats.by_resolution = rows.by_resolution
     stats.updated = _write_back(con, rows, imp_rows)
     if full:
         _write_candidates(con)
     else:
-        _write_candidates(con, [r[0] for r in rows], sorted(changed_paths))
+        _write_candidates(con, list(rows.edge_ids), sorted(changed_paths))
+    del rows
     deps.write(con, model, reads, full)
-    for r in rows:
-        stats.by_resolution[r[7]] = stats.by_resolution.get(r[7], 0) + 1
     store.set_meta(con, resolver_version=RESOLVER_VERSION)
     stats.seconds = time.perf_counter() - t0
     return stats
+
+
+class _Rows:
+    """The evaluated edges: how many, the resolutions counted, all their ids, and the
+    rows whose result differs from what the table holds, column by column (the only
+    rows written back; a tuple per edge would hold ~80 MB on the standard library)."""
+
+    __slots__ = ("n", "by_resolution", "edge_ids", "ids", "dst_id", "dst_qualname", "resolution",
+                 "candidates")
+
+    def __init__(self):
+        self.n = 0
+        self.by_resolution: dict[str, int] = {}
+        self.edge_ids = array("q")
+        self.ids, self.dst_id, self.dst_qualname, self.resolution, self.candidates = [], [], [], [], []
+
+    def add(self, eid, old_id, old_q, old_res, old_c, dst_id, dst_q, how, cands) -> None:
+        self.n += 1
+        self.by_resolution[how] = self.by_resolution.get(how, 0) + 1
+        self.edge_ids.append(eid)
+        if (dst_id, dst_q, how, cands and list(cands) or None) != (old_id, old_q, old_res, old_c):
+            self.ids.append(eid)
+            self.dst_id.append(dst_id)
+            self.dst_qualname.append(dst_q)
+            self.resolution.append(how)
+            self.candidates.append(cands)
 
 
 def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None, progress: bool = False):
     """Evaluate the edges and imports rows of `scope_paths` (None: every file), one file
     at a time (a unit of evaluation, see `memo`): its imports rows first (matched to its
     `imports` edges by line and text), then its edges in order. Returns the new edge
-    rows, the imports rows, and what each file's evaluation read."""
+    rows (`_Rows`: the changed ones), the imports rows, and what each file's evaluation
+    read."""
     sql = """SELECT edge_id, src_id, kind, dst_name, path, line, dst_id, dst_qualname, resolution,
                     candidates FROM edges WHERE kind IN ('calls', 'imports', 'inherits', 'implements')"""
+    # kept as Arrow, each file's rows made Python objects in turn (all at once: ~150 MB)
     if scope_paths is None:
-        e = cols(con, sql + " ORDER BY path, edge_id")
+        e = con.sql(sql + " ORDER BY path, edge_id").to_arrow_table()
         paths = sorted(m.paths)
     else:
-        e = cols(con, sql + " AND path IN (SELECT unnest(?::VARCHAR[])) ORDER BY path, edge_id",
-                 [sorted(scope_paths)])
+        e = con.sql(sql + " AND path IN (SELECT unnest(?::VARCHAR[])) ORDER BY path, edge_id",
+                    params=[sorted(scope_paths)]).to_arrow_table()
         paths = sorted(scope_paths & m.paths)
     imports_of: dict[str, list[dict]] = defaultdict(list)
     for row in m.imports:
         if scope_paths is None or row["path"] in scope_paths:
             imports_of[row["path"]].append(row)
     spans: dict[str, tuple[int, int]] = {}
-    epaths = e["path"]
-    start = 0
-    for i in range(1, len(epaths) + 1):
-        if i == len(epaths) or epaths[i] != epaths[start]:
-            spans[epaths[start]] = (start, i)
-            start = i
-    out, imp_rows, reads = [], [], {}
+    start, epaths = 0, None
+    for batch in e.column("path").chunks:
+        epaths = batch.to_pylist()
+        for i in range(len(epaths)):
+            p = epaths[i]
+            got = spans.get(p)
+            spans[p] = (start + i, start + i + 1) if got is None else (got[0], start + i + 1)
+        start += len(epaths)
+    del epaths
+    out, imp_rows, reads = _Rows(), [], {}
+    add = out.add
     bar = None
-    total = len(epaths)
+    total = e.num_rows
     if progress and total > PROGRESS_MIN_EDGES:
         from tqdm.auto import tqdm
         bar = tqdm(total=total, desc="resolving", unit="edge", unit_scale=True, leave=False)
-    cols_ = (e["edge_id"], e["src_id"], e["kind"], e["dst_name"], e["line"], e["dst_id"],
-             e["dst_qualname"], e["resolution"], e["candidates"])
+    names = ("edge_id", "src_id", "kind", "dst_name", "line", "dst_id", "dst_qualname", "resolution",
+             "candidates")
     for path in paths:
         res.memo.begin_unit()
         imp_edge: dict[tuple, tuple] = {}
@@ -229,8 +266,11 @@ def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None, pro
             imp_rows.append((row["rid"], rpath, row["resolved_path"]))
             imp_edge[(row["line"], _import_target_text(row["module"], row["name"]))] = (vals, how)
         a, b = spans.get(path, (0, 0))
-        for eid, src, kind, dst_name, line, old_id, old_q, old_res, old_c in zip(*(c[a:b] for c in cols_)):
-            out.append((eid, old_id, old_q, old_res, old_c) + _resolve_edge(m, res, src, kind, dst_name, line, imp_edge))
+        if b > a:
+            part = e.slice(a, b - a)
+            for eid, src, kind, dst_name, line, old_id, old_q, old_res, old_c in zip(
+                    *(part.column(n).to_pylist() for n in names)):
+                add(eid, old_id, old_q, old_res, old_c, *_resolve_edge(m, res, src, kind, dst_name, line, imp_edge))
         reads[path] = res.memo.end_unit()
         if bar is not None:
             bar.update(b - a)
@@ -347,17 +387,19 @@ def _write_candidates(con, edge_ids: list[int] | None = None, changed: list[str]
         store.run(con, f"DROP TABLE IF EXISTS {redo}")
 
 
-def _write_back(con, rows: list, imp_rows: list) -> int:
-    changed = [r for r in rows if (r[1], r[2], r[3], r[4] and list(r[4]) or None) !=
-               (r[5], r[6], r[7], r[8])]
+_WRITE_BATCH = 50_000
+
+
+def _write_back(con, rows: _Rows, imp_rows: list) -> int:
     n = 0
-    if changed:
+    for a in range(0, len(rows.ids), _WRITE_BATCH):   # in slices: a smaller join each
+        b = a + _WRITE_BATCH
         tbl = pa.table({
-            "edge_id": store.arrow_array([r[0] for r in changed], pa.int64()),
-            "dst_id": store.arrow_array([r[5] for r in changed], pa.int64()),
-            "dst_qualname": store.arrow_array([r[6] for r in changed], pa.string()),
-            "resolution": store.arrow_array([r[7] for r in changed], pa.string()),
-            "candidates": store.arrow_array([r[8] for r in changed], pa.list_(pa.string())),
+            "edge_id": store.arrow_array(rows.ids[a:b], pa.int64()),
+            "dst_id": store.arrow_array(rows.dst_id[a:b], pa.int64()),
+            "dst_qualname": store.arrow_array(rows.dst_qualname[a:b], pa.string()),
+            "resolution": store.arrow_array(rows.resolution[a:b], pa.string()),
+            "candidates": store.arrow_array(rows.candidates[a:b], pa.list_(pa.string())),
         })
         name = f"_wb_resolved_{time.monotonic_ns()}"
         con.register(name, tbl)
@@ -367,7 +409,8 @@ def _write_back(con, rows: list, imp_rows: list) -> int:
                                FROM {name} t WHERE edges.edge_id = t.edge_id""")
         finally:
             con.unregister(name)
-        n += len(changed)
+        n += tbl.num_rows
+        del tbl
     imp_changed = [r for r in imp_rows if r[1] != r[2]]
     if imp_changed:
         tbl = pa.table({"rid": store.arrow_array([r[0] for r in imp_changed], pa.int64()),
