@@ -45,8 +45,18 @@ _ARG_KEY = "regexp_extract(name, '([A-Za-z_$][A-Za-z0-9_$]*)[^A-Za-z0-9_$#]*#[^#
 def provides(con, m: Model, paths) -> dict[str, dict[str, str]]:
     """What each of `paths` puts into the indexes evaluation reads by name: path -> token
     -> a digest of the facts behind it (qualnames and texts, never ids or lines, so an
-    edit elsewhere in the file leaves it alone)."""
-    paths = set(paths)
+    edit elsewhere in the file leaves it alone). Kept in the model: an incremental run asks
+    for the changed files' twice (`affected`, `write`)."""
+    known = m.ext.setdefault("deps.provides", {})
+    todo = set(paths) - known.keys()
+    if todo:
+        got = _provides(con, m, todo)
+        for path in todo:
+            known[path] = got.get(path, {})
+    return {path: known[path] for path in sorted(set(paths)) if known[path]}
+
+
+def _provides(con, m: Model, paths: set[str]) -> dict[str, dict[str, str]]:
     facts: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     for sid in m.symbols_in(paths):
         path = m.path[sid]
