@@ -27,6 +27,7 @@ everything.
 from __future__ import annotations
 
 import hashlib
+import time
 from collections import defaultdict
 
 import pyarrow as pa
@@ -44,12 +45,21 @@ _ARG_KEY = "regexp_extract(name, '([A-Za-z_$][A-Za-z0-9_$]*)[^A-Za-z0-9_$#]*#[^#
 def provides(con, m: Model, paths) -> dict[str, dict[str, str]]:
     """What each of `paths` puts into the indexes evaluation reads by name: path -> token
     -> a digest of the facts behind it (qualnames and texts, never ids or lines, so an
-    edit elsewhere in the file leaves it alone)."""
-    paths = set(paths)
+    edit elsewhere in the file leaves it alone). Kept in the model: an incremental run asks
+    for the changed files' twice (`affected`, `write`)."""
+    known = m.ext.setdefault("deps.provides", {})
+    todo = set(paths) - known.keys()
+    if todo:
+        got = _provides(con, m, todo)
+        for path in todo:
+            known[path] = got.get(path, {})
+    return {path: known[path] for path in sorted(set(paths)) if known[path]}
+
+
+def _provides(con, m: Model, paths: set[str]) -> dict[str, dict[str, str]]:
     facts: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
-    for sid, path in m.path.items():
-        if path not in paths:
-            continue
+    for sid in m.symbols_in(paths):
+        path = m.path[sid]
         kind, name, fam, qual = m.kind.get(sid), m.name.get(sid), m.fam.get(sid), m.qual.get(sid)
         mine = facts[path]
         if kind in _NAMED:
@@ -107,30 +117,56 @@ def affected(con, m: Model, changed: list[str]) -> set[str]:
     moved = {t.rsplit("=", 1)[0] for t in before ^ after}
     files = sorted(set(chg) | {t[2:] for t in moved if t.startswith("f:")})
     names = sorted(t for t in moved if not t.startswith("f:"))
-    rebind(con)
+    unbound = rebind(con)
     rows = store.run(con, """
         SELECT path FROM resolve_deps
-        WHERE list_has_any(files, $files) OR list_has_any(names, $names)
-        UNION SELECT e.path FROM edges e
-        WHERE e.dst_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM symbols s WHERE s.symbol_id = e.dst_id)""",
+        WHERE list_has_any(files, $files) OR list_has_any(names, $names)""",
                      {"files": files, "names": names})
-    return set(chg) | {r[0] for r in rows}
+    return set(chg) | {r[0] for r in rows} | unbound
 
 
-def rebind(con) -> None:
+def previous_reads(con, paths) -> tuple[set[str], set[str]]:
+    """The files and the argument callee names (``a:NAME``) the last resolution of `paths`
+    read: what resolving them again most likely reads (`Model.prefetch`)."""
+    files, keys = set(paths), set()
+    for fs, names in store.run(con, "SELECT files, names FROM resolve_deps WHERE list_contains($p, path)",
+                               {"p": sorted(paths)}):
+        files.update(fs or ())
+        keys.update(n[2:] for n in names or () if n.startswith("a:"))
+    return files, keys
+
+
+def rebind(con) -> set[str]:
     """Edges into a re-indexed file point at symbol ids that are gone (its symbols got new
     ids). What such an edge means changes only if its file read the edit (a file or a
     name token above, and then the file is resolved again); otherwise it keeps its target
     qualname, and when exactly one symbol has that qualname now, the edge takes its id,
     as a fresh resolution would give it. The rest stay pointing nowhere and their files
     are resolved again. Candidates are qualnames: `call_candidates` takes the new ids
-    when it is rebuilt (`passes._write_candidates`)."""
-    store.run(con, """
-        UPDATE edges SET dst_id = u.symbol_id
-        FROM (SELECT qualname, min(symbol_id) AS symbol_id FROM symbols
-              GROUP BY qualname HAVING count(*) = 1) u
-        WHERE edges.dst_qualname = u.qualname AND edges.dst_id IS NOT NULL
-          AND NOT EXISTS (SELECT 1 FROM symbols s WHERE s.symbol_id = edges.dst_id)""")
+    when it is rebuilt (`passes._write_candidates`). Returns the files of the edges that
+    still point nowhere."""
+    gone = f"_wb_unbound_{time.monotonic_ns()}"
+    # the edges into symbols that are gone, once (an anti join over the edges), then the
+    # symbols of their qualnames only
+    store.run(con, f"""
+        CREATE TEMP TABLE {gone} AS
+        SELECT e.edge_id, e.path, e.dst_qualname FROM edges e
+        ANTI JOIN symbols s ON s.symbol_id = e.dst_id
+        WHERE e.dst_id IS NOT NULL""")
+    try:
+        store.run(con, f"""
+            CREATE TEMP TABLE {gone}_to AS
+            SELECT g.edge_id, min(s.symbol_id) AS symbol_id
+            FROM {gone} g JOIN symbols s ON s.qualname = g.dst_qualname
+            GROUP BY g.edge_id HAVING count(*) = 1""")
+        store.run(con, f"""UPDATE edges SET dst_id = t.symbol_id FROM {gone}_to t
+                           WHERE edges.edge_id = t.edge_id""")
+        rows = store.run(con, f"""SELECT DISTINCT path FROM {gone}
+                                  WHERE edge_id NOT IN (SELECT edge_id FROM {gone}_to)""")
+    finally:
+        store.run(con, f"DROP TABLE IF EXISTS {gone}_to")
+        store.run(con, f"DROP TABLE IF EXISTS {gone}")
+    return {r[0] for r in rows}
 
 
 def write(con, m: Model, reads: dict[str, tuple[int, set]], full: bool) -> None:
@@ -165,4 +201,4 @@ def _bit_indexes(bits: int):
         bits ^= low
 
 
-__all__ = ["provides", "needs_full", "affected", "rebind", "write"]
+__all__ = ["provides", "needs_full", "affected", "previous_reads", "rebind", "write"]

@@ -35,28 +35,41 @@ class Model:
         f = cols(con, "SELECT file_id, path, language, module FROM files WHERE status <> 'skipped'")
         self.file_lang = dict(zip(f["path"], f["language"]))
         self.paths = set(f["path"])
-        s = cols(con, """SELECT symbol_id, path, language, kind, name, qualname, parent_id, signature,
-                                decorators, start_line, is_declaration FROM symbols
-                          ORDER BY path, symbol_id""")
+        # by path, then id: sorting on each file's rank among the paths (a small join) costs
+        # DuckDB much less than sorting the symbols by their path strings
+        s = cols(con, """SELECT s.symbol_id, s.path, s.language, s.kind, s.name, s.qualname, s.parent_id,
+                                s.signature, s.start_line, s.is_declaration
+                         FROM symbols s
+                         LEFT JOIN (SELECT path, row_number() OVER (ORDER BY path) AS path_rank
+                                    FROM (SELECT DISTINCT path FROM symbols)) r USING (path)
+                         ORDER BY r.path_rank, s.symbol_id""")
         for c in ("path", "language", "kind", "name"):    # one object per distinct text
             s[c] = _interned(s[c])
+        sids, spaths, slangs = s["symbol_id"], s["path"], s["language"]
         # the order of a fresh index whatever ids an incremental run gave (`values.ordered`)
-        set_rank({sid: i for i, sid in enumerate(s["symbol_id"])})
-        self.kind = dict(zip(s["symbol_id"], s["kind"]))
-        self.name = dict(zip(s["symbol_id"], s["name"]))
-        self.qual = dict(zip(s["symbol_id"], s["qualname"]))
-        self.parent = dict(zip(s["symbol_id"], s["parent_id"]))
-        self.path = dict(zip(s["symbol_id"], s["path"]))
-        self.lang = dict(zip(s["symbol_id"], s["language"]))
-        self.sig = dict(zip(s["symbol_id"], s["signature"]))
-        self.decos = {i: d for i, d in zip(s["symbol_id"], s["decorators"]) if d}
-        self.line = dict(zip(s["symbol_id"], s["start_line"]))
-        self.declarations = {i for i, d in zip(s["symbol_id"], s["is_declaration"]) if d}
-        self.fam = {i: family_of(lang) for i, lang in zip(s["symbol_id"], s["language"])}
+        set_rank(dict(zip(sids, range(len(sids)))))
+        self.kind = dict(zip(sids, s["kind"]))
+        self.name = dict(zip(sids, s["name"]))
+        self.qual = dict(zip(sids, s["qualname"]))
+        self.parent = dict(zip(sids, s["parent_id"]))
+        self.path = dict(zip(sids, spaths))
+        self.sig = dict(zip(sids, s["signature"]))
+        d = cols(con, """SELECT symbol_id, decorators FROM symbols WHERE len(decorators) > 0
+                         ORDER BY path, symbol_id""")     # few symbols have decorators
+        self.decos = dict(zip(d["symbol_id"], d["decorators"]))
+        self.line = dict(zip(sids, s["start_line"]))
+        self.declarations = {i for i, d in zip(sids, s["is_declaration"]) if d}
+        # per distinct language / path, then one C-level pass per column
+        fam_of = {lang: family_of(lang) for lang in set(slangs)}
+        sfams = list(map(fam_of.__getitem__, slangs))
+        self.fam = dict(zip(sids, sfams))
         # every file a bit, every symbol its file's bit (what an evaluation read: `memo`)
         self.file_index = {p: i for i, p in enumerate(sorted(self.paths))}
-        bits = {p: 1 << i for p, i in self.file_index.items()}
-        self.bit_of = {i: bits.get(p, 0) for i, p in zip(s["symbol_id"], s["path"])}
+        bits = dict.fromkeys(spaths, 0)
+        bits.update({p: 1 << i for p, i in self.file_index.items()})
+        self.bit_of = dict(zip(sids, map(bits.__getitem__, spaths)))
+        self._sids, self._spaths = sids, spaths     # in path order: `symbols_in`
+        self._path_spans: dict[str, tuple[int, int]] | None = None
         self.static: set[int] = set()               # static methods (`@staticmethod`)
         self.classmeth: set[int] = set()            # class methods (`@classmethod`)
         self.prop: set[int] = set()                 # properties (`@property` and friends)
@@ -64,23 +77,29 @@ class Model:
         self.children: dict[int, dict[str, list[int]]] = defaultdict(dict)
         self.file_module: dict[str, int] = {}
         self.by_name: dict[tuple[str, str], list[int]] = defaultdict(list)
-        self.by_qual: dict[str, list[int]] = defaultdict(list)
+        self._by_qual: dict[str, list[int]] | None = None    # built when first asked: `by_qual`
         self.type_parts: list[int] = []             # parts of a type, not names (Rust `impl` blocks)
         part_kinds = {fam: rules.type_part_kinds for fam, rules in FAMILIES.items() if rules.type_part_kinds}
-        for i, k, n, p, path, lang, q in zip(s["symbol_id"], s["kind"], s["name"], s["parent_id"],
-                                             s["path"], s["language"], s["qualname"]):
+        children, by_name = self.children, self.by_name
+        for i, k, n, p, path, fam in zip(sids, s["kind"], s["name"], s["parent_id"], spaths, sfams):
             if p is None:
                 if k == "module":
                     self.file_module[path] = i
                 continue
-            self.by_qual[q].append(i)
-            fam = family_of(lang)
-            if k in part_kinds.get(fam, ()):
+            if k in CALL_TARGET_KINDS:
+                if part_kinds and k in part_kinds.get(fam, ()):
+                    self.type_parts.append(i)
+                    continue
+                by_name[(fam, n)].append(i)
+            elif part_kinds and k in part_kinds.get(fam, ()):
                 self.type_parts.append(i)
                 continue
-            self.children[p].setdefault(n, []).append(i)
-            if k in CALL_TARGET_KINDS:
-                self.by_name[(fam, n)].append(i)
+            kids = children[p]
+            got = kids.get(n)
+            if got is None:
+                kids[n] = [i]
+            else:
+                got.append(i)
         for rules in FAMILIES.values():
             rules.prepare(self)
         self.fallback_cache: dict[tuple, tuple] = {}   # (family, name|attr, name) -> guess by name
@@ -137,6 +156,35 @@ class Model:
         while sid is not None and k.get(sid) not in NAMESPACE_KINDS:
             sid = self.parent.get(sid)
         return sid
+
+    @property
+    def by_qual(self) -> dict[str, list[int]]:
+        """Qualname -> the symbols (not file modules) that have it, in load order."""
+        if self._by_qual is None:
+            by_qual: dict[str, list[int]] = defaultdict(list)
+            qual, parent = self.qual, self.parent
+            for i in self._sids:
+                if parent[i] is not None:
+                    by_qual[qual[i]].append(i)
+            self._by_qual = by_qual
+        return self._by_qual
+
+    def symbols_in(self, paths) -> list[int]:
+        """The symbols of the files `paths`, by path and then id (the load order)."""
+        if self._path_spans is None:
+            spans, ps = {}, self._spaths
+            start = 0
+            for i in range(1, len(ps) + 1):
+                if i == len(ps) or ps[i] != ps[start]:
+                    spans[ps[start]] = (start, i)
+                    start = i
+            self._path_spans = spans
+        out: list[int] = []
+        for path in sorted(set(paths)):
+            span = self._path_spans.get(path)
+            if span is not None:
+                out.extend(self._sids[span[0]:span[1]])
+        return out
 
     def family(self, sid: int) -> str:
         return self.fam.get(sid)
@@ -263,6 +311,41 @@ class Model:
         return self.args_by_callee.get(callee_name, ())
 
     # ------------------------------------------------------------ incremental: lazy bindings
+    def prefetch(self, paths, callee_keys) -> None:
+        """Incremental runs: the bindings of `paths` and the argument rows of calls to
+        `callee_keys` in two queries (what the files to resolve read last time, see
+        `deps.previous_reads`: most of what evaluation reaches again). Whatever else it
+        reaches comes from `_lazy_index`. The rows are those, and in the order, the bulk
+        load gives."""
+        if not self.lazy or self._bind_loaded:
+            return
+        paths = sorted(set(paths) - self._lazy_loaded)
+        if paths:
+            c = cols(self.con, """SELECT src_id, kind, name, value, value_type, value_id, line
+                                  FROM bindings WHERE kind <> 'arg' AND list_contains($p, path)
+                                  ORDER BY path, line, rowid""", {"p": paths})
+            self._lazy_loaded.update(paths)
+            if c["kind"]:
+                self._add_rows(c["src_id"], c["kind"], c["name"], c["value"], c["value_type"],
+                               c["value_id"], c["line"], [None] * len(c["kind"]))
+        keys = sorted(k for k in set(callee_keys) if k and k not in self.args_by_callee)
+        if keys:
+            c = cols(self.con, f"""SELECT * FROM (
+                                     SELECT {self._CALLEE_KEY} AS callee_key, src_id, kind, name, value,
+                                            value_type, value_id, line, path, rowid AS rid
+                                     FROM bindings WHERE kind = 'arg')
+                                   WHERE list_contains($k, callee_key)
+                                   ORDER BY path, line, rid""", {"k": keys})
+            got: dict[str, list[tuple]] = {k: [] for k in keys}
+            ns = self.ns
+            for key, src, kind, name, value, vtype, vid, line in zip(
+                    c["callee_key"], c["src_id"], c["kind"], c["name"], c["value"], c["value_type"],
+                    c["value_id"], c["line"]):
+                scope = ns(src)
+                if scope is not None:
+                    got[key].append((scope, kind, name, value, vtype, vid, line))
+            self.args_by_callee.update(got)
+
     # The bulk query itself, kept as Arrow (no Python objects yet) and indexed by path and by
     # callee key: a file's rows (or a callee's argument rows) become tuples only when
     # evaluation reaches them, in exactly the order the bulk load would give them.

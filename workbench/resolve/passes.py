@@ -172,6 +172,8 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False) -> ResolveS
     stats.full = full
     model = Model(con, bulk_bindings=full)
     scope_paths = None if full else deps.affected(con, model, list(changed_paths))
+    if scope_paths is not None:
+        model.prefetch(*deps.previous_reads(con, scope_paths))
     res = Resolver(model)
     rows, imp_rows, reads = _resolve_set(con, model, res, scope_paths, progress)
     # evaluation is done: let its memo and the bindings go before the writes need memory
@@ -349,8 +351,9 @@ def _write_candidates(con, edge_ids: list[int] | None = None, changed: list[str]
 
     Incremental runs (`edge_ids`: the edges just re-resolved, `changed`: the changed
     paths) rebuild the rows of those edges only, plus the rows a change can make wrong
-    elsewhere: rows of edges that are gone, rows whose symbol is gone, and rows naming a
-    qualname defined in a changed file. The result is the same as a full rebuild."""
+    elsewhere: rows of edges that are gone (or have no candidates now), rows whose symbol
+    is gone, and rows naming a qualname defined in a changed file. The result is the same
+    as a full rebuild."""
     if edge_ids is None:
         store.run(con, "DELETE FROM call_candidates")
         store.run(con, """
@@ -366,10 +369,12 @@ def _write_candidates(con, edge_ids: list[int] | None = None, changed: list[str]
         store.run(con, f"""
             CREATE TEMP TABLE {redo} AS
             SELECT edge_id FROM {name}
+            UNION SELECT c.edge_id FROM (SELECT DISTINCT edge_id FROM call_candidates) c
+                  ANTI JOIN (SELECT edge_id FROM edges WHERE candidates IS NOT NULL) e
+                    ON e.edge_id = c.edge_id
             UNION SELECT c.edge_id FROM call_candidates c
-                  WHERE NOT EXISTS (SELECT 1 FROM edges e WHERE e.edge_id = c.edge_id)
-                     OR c.symbol_id IS NOT NULL
-                        AND NOT EXISTS (SELECT 1 FROM symbols s WHERE s.symbol_id = c.symbol_id)
+                  WHERE c.symbol_id IS NOT NULL
+                    AND NOT EXISTS (SELECT 1 FROM symbols s WHERE s.symbol_id = c.symbol_id)
             UNION SELECT c.edge_id FROM call_candidates c
                   JOIN (SELECT DISTINCT qualname FROM symbols WHERE list_contains($chg, path)) q
                     ON q.qualname = c.qualname""", {"chg": changed or []})

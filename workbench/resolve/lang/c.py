@@ -112,8 +112,9 @@ class C(Language):
 
     def provides(self, m, paths):
         out: dict[str, dict[str, list[str]]] = {}
-        for sid, k in m.kind.items():
-            if k in ("function", "macro") and m.fam.get(sid) == self.family and m.path.get(sid) in paths:
+        for sid in m.symbols_in(paths):
+            k = m.kind[sid]
+            if k in ("function", "macro") and m.fam.get(sid) == self.family:
                 out.setdefault(m.path[sid], {}).setdefault("c:" + m.name[sid], []).append(
                     f"{m.qual[sid]}|{k}|{m.sig.get(sid)}|{sid in m.declarations}")
         return out

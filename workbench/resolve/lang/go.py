@@ -111,6 +111,8 @@ class Go(Language):
     def prepare(self, m) -> None:
         pk = m.ext["go"] = _Packages(m)
         # methods are declared beside their type: attach them to it
+        if not set(self.languages) & set(m.file_lang.values()):
+            return
         for i, k in m.kind.items():
             if k == "method" and m.fam.get(i) == "go" and m.kind.get(m.parent.get(i)) == "module":
                 owner = m.qual[i].rsplit(".", 1)[0]

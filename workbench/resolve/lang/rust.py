@@ -130,8 +130,9 @@ class Rust(Language):
                 out.setdefault(path, {}).setdefault("f:" + m.path[t], []).extend(
                     f"{m.qual[c]}|{m.kind.get(c)}|{m.sig.get(c)}"
                     for kids in m.children.get(i, {}).values() for c in kids)
-        for sid, k in m.kind.items():
-            if k == "macro" and m.fam.get(sid) == "rust" and m.path.get(sid) in paths:
+        for sid in m.symbols_in(paths):
+            k = m.kind[sid]
+            if k == "macro" and m.fam.get(sid) == "rust":
                 out.setdefault(m.path[sid], {}).setdefault("r:" + m.name[sid], []).append(m.qual[sid])
         return out
 
