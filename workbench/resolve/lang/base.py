@@ -18,6 +18,16 @@ from ..kinds import FUNCTION_KINDS
 from ..values import BUILTIN, EXT, EXT_RESULT, INST, SUPER, SYM, Param, declared_type, param_parts
 
 
+def named_constructor(self, ev, cls: int) -> int | None:
+    """A `Language.constructor` for languages whose constructor is the member named after its
+    class (Java, C++): the first function among `cls`'s children with the class's name."""
+    m = ev.m
+    for c in m.children.get(cls, {}).get(m.name[cls], ()):
+        if m.kind.get(c) in FUNCTION_KINDS:
+            return c
+    return None
+
+
 class Language:
     """One language family's resolution rules; subclass it and register the subclass in
     `workbench/resolve/lang/__init__.py`."""

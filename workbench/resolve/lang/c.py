@@ -8,7 +8,7 @@ from collections import defaultdict
 from ... import store
 from ..kinds import FUNCTION_KINDS
 from ..values import BUILTIN, EXT, SYM
-from .base import Language
+from .base import Language, named_constructor
 
 # the C standard library's functions and function-like macros (C11 headers)
 C_STDLIB = frozenset("""printf fprintf sprintf snprintf vprintf vfprintf vsprintf vsnprintf scanf
@@ -153,13 +153,7 @@ class Cpp(C):
     literal_types = {"concatenated_string": "str", "true": "bool", "false": "bool",
                      "raw_string_literal": "string"}
 
-    def constructor(self, ev, cls):
-        """The constructor named after its class (its out-of-line definition in the export)."""
-        m = ev.m
-        for c in m.children.get(cls, {}).get(m.name[cls], ()):
-            if m.kind.get(c) in FUNCTION_KINDS:
-                return c
-        return None
+    constructor = named_constructor           # the member named after its class
 
     def import_values(self, ev, row, depth):
         """`using ns::name;`: the name looked up as `ns::name` where the using stands."""

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from ..kinds import CLASS_KINDS, FUNCTION_KINDS
+from ..kinds import CLASS_KINDS
 from ..values import BUILTIN, BUILTIN_INST, EXT, SYM, declared_type, ordered
-from .base import Language, module_names, this_and_super
+from .base import Language, module_names, named_constructor, this_and_super
 
 JAVA_LANG = frozenset("""String Integer Long Double Float Short Byte Character Boolean Math System
     Object Thread Runtime StringBuilder StringBuffer Exception RuntimeException Error
@@ -166,12 +166,7 @@ class Java(Language):
     def call_builtin(self, ev, name, args, scope, depth):
         return {(BUILTIN_INST, name)} if name.startswith("java.lang.") else set()
 
-    def constructor(self, ev, cls):
-        m = ev.m
-        for c in m.children.get(cls, {}).get(m.name[cls], ()):
-            if m.kind.get(c) in FUNCTION_KINDS:
-                return c
-        return None
+    constructor = named_constructor
 
     def self_name(self, ev, fn):
         return "this"
