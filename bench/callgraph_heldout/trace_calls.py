@@ -8,10 +8,14 @@ and `sys.settrace` line events (to see calls of builtin *types* such as `int(...
 `ValueError(...)`, which no profile event reports), and names both ends as
 `workbench callgraph` does (docs/callgraph.md):
 
-* a caller is the nearest frame of the case's own files; code in a class body or a
-  comprehension is credited to its enclosing function (or module); generated code
-  (dataclass `__init__`) and library code that calls back into the case (contextlib,
-  enum, functools) are no callers: the case frame below them is;
+* a caller is the frame of the case that made the call; code in a class body or a
+  comprehension is credited to its enclosing function (or module); C functions
+  (`map`, `sorted(key=)`, `functools.partial`), generated code (a dataclass's `__init__`)
+  and the Python code of `contextlib` / `functools` are transparent: a case function they
+  call is credited to the case frame below them; a case function called back by other
+  library code (`HTMLParser.feed` calling `handle_starttag`) is left out, as the export
+  has no name for that caller;
+* a generator is called where it starts running (its first `next`), not on resumes;
 * a callee in the case is named by module path + lexical nesting, lambdas `<lambdaN>`;
   a builtin is `<builtin>.NAME`; a library function called straight from the case is
   printed as `EXTERNAL module.qualname` (the module where it is *defined*, e.g.
@@ -34,6 +38,9 @@ from collections import defaultdict
 
 COMPREHENSIONS = {"<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>"}
 CO_OPTIMIZED = 0x1
+CO_GENERATOR = 0x20
+#: library modules whose Python frames are transparent between two frames of the case
+TRANSPARENT = ("contextlib.py", "functools.py")
 
 
 class Case:
@@ -44,6 +51,8 @@ class Case:
         self.properties: set[str] = set()
         self.edges: dict[str, set] = defaultdict(set)
         self.implicit: set[tuple[str, str]] = set()
+        self.started: list = []  # generator frames already started
+        self.dropped: set[str] = set()  # case functions called back by library code
 
     # ---- names -------------------------------------------------------------
     def module(self, filename: str) -> str | None:
@@ -165,8 +174,14 @@ class Case:
             raise RuntimeError("comprehension inside a lambda: name it by hand")
         return ".".join([mod] + parts)
 
-    def case_frame(self, frame):
+    def caller_frame(self, frame):
+        """The case frame that made a call, seen through generated code and TRANSPARENT
+        library frames; None when other library code is the caller (a callback such as
+        HTMLParser.feed calling handle_starttag, left out of the expected graph)."""
         while frame is not None and self.module(frame.f_code.co_filename) is None:
+            fn = frame.f_code.co_filename
+            if not (fn == "<string>" or fn.endswith(TRANSPARENT)):
+                return None
             frame = frame.f_back
         return frame
 
@@ -182,8 +197,13 @@ class Case:
                 code = frame.f_code
                 callee = self.func_name(code)
                 if callee is not None:
-                    caller_frame = self.case_frame(frame.f_back)
+                    if code.co_flags & CO_GENERATOR:
+                        if frame in self.started:
+                            return  # a resume (next/send/close), not a new call
+                        self.started.append(frame)
+                    caller_frame = self.caller_frame(frame.f_back)
                     if caller_frame is None:
+                        self.dropped.add(callee)
                         return
                     caller = self.caller_name(caller_frame.f_code)
                     last = callee.rsplit(".", 1)[-1]
@@ -285,6 +305,8 @@ def main(root: str, write: bool = False, renames: dict | None = None) -> None:
     text = json.dumps(graph, indent=2) + "\n"
     print(text, end="")
     print("implicit:", json.dumps(implicit))
+    if case.dropped:
+        print("called back by library code (left out):", sorted(case.dropped))
     if write:
         if "EXTERNAL" in text:
             sys.exit("name the EXTERNAL callees first (NAME=IMPORT.PATH, or NAME= to drop)")
