@@ -23,7 +23,9 @@ and `sys.settrace` line events (to see calls of builtin *types* such as `int(...
 * edges to dunder methods other than `__init__` / `__call__` and to property functions are
   listed again under "implicit" (they run without a call expression in the source).
 
-Imports are not calls, so module bodies are never callees. Output: a draft graph (JSON)
+Imports are not calls, so module bodies are never callees. Call expressions on lines that
+never ran are listed ("not run"): their edges are added by hand with the target Python
+would call there. Output: a draft graph (JSON)
 plus the implicit edges; the case's expected.json is written from it by hand.
 """
 from __future__ import annotations
@@ -53,6 +55,7 @@ class Case:
         self.implicit: set[tuple[str, str]] = set()
         self.started: list = []  # generator frames already started
         self.dropped: set[str] = set()  # case functions called back by library code
+        self.executed: dict[str, set] = defaultdict(set)  # file -> lines run
 
     # ---- names -------------------------------------------------------------
     def module(self, filename: str) -> str | None:
@@ -240,6 +243,7 @@ class Case:
     def line(self, frame, event, arg):
         if event == "line":
             path = os.path.abspath(frame.f_code.co_filename)
+            self.executed[path].add(frame.f_lineno)
             names = self.type_calls.get(path, {}).get(frame.f_lineno)
             if names:
                 caller = self.caller_name(frame.f_code)
@@ -305,6 +309,12 @@ def main(root: str, write: bool = False, renames: dict | None = None) -> None:
     text = json.dumps(graph, indent=2) + "\n"
     print(text, end="")
     print("implicit:", json.dumps(implicit))
+    for path in sorted(case.lambda_names):
+        source = open(path).read()
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.Call) and node.func.lineno not in case.executed[path]:
+                print(f"not run: {os.path.relpath(path, case.root)}:{node.func.lineno}: "
+                      f"{ast.get_source_segment(source, node)}")
     if case.dropped:
         print("called back by library code (left out):", sorted(case.dropped))
     if write:
