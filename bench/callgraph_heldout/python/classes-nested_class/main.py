@@ -1,4 +1,5 @@
-# rich.progress / http.cookiejar style: a helper class defined inside another class
+# argparse.HelpFormatter._Section: a helper class defined in a class body and instantiated
+# through self (self._Section(...)); a staticmethod of a nested class
 class Table:
     class Row:
         def __init__(self, cells):

@@ -1,5 +1,5 @@
-# http.HTTPStatus / signal.Signals / re.RegexFlag: an Enum whose members carry values and
-# methods; lookup by value with Cls(value), classmethods on the enum
+# enum.Enum members with values and methods; lookup by value with Cls(value) as code does
+# with http.HTTPStatus(code); a classmethod on the enum
 import enum
 
 

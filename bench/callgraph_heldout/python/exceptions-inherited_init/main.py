@@ -1,5 +1,5 @@
-# http.client.HTTPException / email.errors: subclasses that add nothing, instantiated in
-# raise; the __init__ that runs is the base's
+# email.errors.MessageDefect(ValueError) with an __init__, and its many `pass` subclasses,
+# instantiated in raise; the __init__ that runs is the base's
 class ClientError(Exception):
     def __init__(self, message, code=0):
         super().__init__(message)

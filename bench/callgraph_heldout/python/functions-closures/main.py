@@ -1,5 +1,5 @@
-# functools.lru_cache's decorating_function / string.Template helpers: nested functions
-# called in their parent, and a closure returned and called by the caller
+# functools.lru_cache's decorating_function / string.Template.substitute's convert(): nested
+# functions called in their parent, and closures returned and called by the caller
 def make_counter(start):
     count = start
 

@@ -1,5 +1,5 @@
-# rich.progress / tkinter-style: a lambda stored on an object or returned by a factory and
-# called later by another method
+# gettext.GNUTranslations (self.plural = lambda n: ...) and ipaddress (self.hosts = lambda:
+# ...): a lambda stored on an object, or returned by a factory, and called later
 class Button:
     def __init__(self, on_click=None):
         self.on_click = on_click or (lambda: default_action())

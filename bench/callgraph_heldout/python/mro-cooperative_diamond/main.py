@@ -1,5 +1,5 @@
-# socketserver.ThreadingMixIn + TCPServer and io's layered classes: cooperative
-# super().method() along a diamond, resolved by the C3 order of the concrete class
+# mixins combined as socketserver does (ThreadingTCPServer(ThreadingMixIn, TCPServer)), here
+# with cooperative super().method() along a diamond, resolved by the C3 order of the class
 class Base:
     def __init__(self):
         self.log = []

@@ -1,5 +1,5 @@
-# flask's `name` property on the app, rich.console.Console.width getter/setter, and
-# functools.cached_property as used by werkzeug/flask
+# rich.console.Console.width (a property with a setter), and flask.sansio.app.App.name, a
+# cached_property (werkzeug's there, functools.cached_property here)
 import functools
 
 

@@ -1,5 +1,5 @@
-# codecs.lookup / mimetypes / shutil._get_unpack_formats: a function returns another
-# function (or a tuple holding one) that the caller then calls
+# shutil.unpack_archive (`func = _UNPACK_FORMATS[format][1]`) and codecs.lookup (a CodecInfo
+# tuple of functions): a function returns another function, or a tuple holding one
 def _zip(data):
     return "zip:" + data
 
