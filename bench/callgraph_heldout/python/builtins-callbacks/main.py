@@ -1,5 +1,5 @@
 # functions handed to builtins that call them: map / filter / sorted(key=) / max(key=),
-# as in pathlib, email.utils and argparse formatters
+# as in argparse's formatter (max(map(len, ...))) and pprint (sorted(key=...))
 def normalize(s):
     return s.strip().lower()
 

@@ -1,5 +1,5 @@
-# functools.partial as used by click (partial(self.invoke, ...)) and asyncio
-# (loop.call_soon(partial(...))): a partial stored, passed around, and called later
+# functools.partial as asyncio uses it (runners: partial(self._on_sigint, main_task=task);
+# selector_events: a partial handed on as a callback): stored, passed around, called later
 from functools import partial
 
 
