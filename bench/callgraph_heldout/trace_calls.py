@@ -16,7 +16,9 @@ and `sys.settrace` line events (to see calls of builtin *types* such as `int(...
   call is credited to the case frame below them; a case function called back by other
   library code (`HTMLParser.feed` calling `handle_starttag`) is left out, as the export
   has no name for that caller;
-* a generator is called where it starts running (its first `next`), not on resumes;
+* a generator (coroutine) is called where it starts running (its first `next`, `send` or
+  `await`), not on resumes; where that is not where it was created (an event loop starts
+  it), the edge from the creating call is added by hand;
 * a callee in the case is named by module path + lexical nesting, lambdas `<lambdaN>`;
   a builtin is `<builtin>.NAME`; a library function called straight from the case is
   printed as `EXTERNAL module.qualname` (the module where it is *defined*, e.g.
@@ -41,7 +43,7 @@ from collections import defaultdict
 
 COMPREHENSIONS = {"<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>"}
 CO_OPTIMIZED = 0x1
-CO_GENERATOR = 0x20
+CO_GENERATOR = 0x20 | 0x80 | 0x200  # generator, coroutine, async generator
 #: library modules whose Python frames are transparent between two frames of the case
 TRANSPARENT = ("contextlib.py", "functools.py")
 
@@ -290,6 +292,8 @@ def main(root: str, write: bool = False, renames: dict | None = None) -> None:
     sys.settrace(case.trace)
     try:
         runpy.run_path(entry, run_name="__main__")
+    except SystemExit:
+        pass
     finally:
         sys.settrace(None)
         sys.setprofile(None)
