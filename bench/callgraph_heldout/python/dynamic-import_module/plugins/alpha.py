@@ -1,0 +1,6 @@
+def activate():
+    return helper()
+
+
+def helper():
+    return "alpha"

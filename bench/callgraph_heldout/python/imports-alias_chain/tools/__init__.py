@@ -1,0 +1,1 @@
+from .fmt import pad as render

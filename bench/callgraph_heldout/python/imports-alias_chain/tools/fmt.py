@@ -1,0 +1,6 @@
+def pad(s):
+    return " " + upper(s) + " "
+
+
+def upper(s):
+    return s.upper()

@@ -1,0 +1,1 @@
+from .fmt import upper as shout

@@ -1,0 +1,2 @@
+from .functions import get, request
+from .sessions import Session as Session

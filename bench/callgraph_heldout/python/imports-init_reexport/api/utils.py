@@ -1,0 +1,4 @@
+def merge(a, b):
+    out = dict(a)
+    out.update(b)
+    return out
