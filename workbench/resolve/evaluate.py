@@ -93,8 +93,12 @@ class Resolver:
         special = rules.special_call(self, scope, text)
         if special is not None:
             return special
-        vals, how = self.memo((scope, text, True), 0, True, self._NO_VALUE,     # `eval_text`
-                              self._eval_text, scope, text, 0, True)
+        memo = self.memo
+        key = (scope, text, True)
+        vals, how = memo(key, 0, True, self._NO_VALUE, self._eval_text, scope, text, 0, True)   # `eval_text`
+        # only this function asks for a callee evaluated as one, and only for the edges of
+        # `scope`'s file: no later unit uses it, so it is not kept for the run
+        memo.unit_only(key)
         targets = []
         any_sym = False
         call_target = self.call_target

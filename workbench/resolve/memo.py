@@ -91,6 +91,16 @@ class Memo:
             if names:
                 self._names |= names
 
+    def unit_only(self, key) -> None:
+        """Keep the result of `key`, just computed at the top of the stack, for the
+        current unit only (a result no other unit asks for). Within the unit a local hit
+        there is the same as the clean hit it replaces: nothing is on the stack to taint,
+        and its reads are already the unit's."""
+        if not self._frames:
+            got = self.clean.pop(key, None)
+            if got is not None:
+                self.local[key] = got[0]
+
     # ---------------------------------------------------------------- evaluation
     def __call__(self, key, depth: int | None, limited: bool, empty, fn, *args):
         """`fn(*args)` memoised under `key` (whose first int is the symbol it is about).
