@@ -38,6 +38,7 @@ from .lang import FAMILIES
 from .model import Model
 
 _NAMED = CALL_TARGET_KINDS | CLASS_KINDS
+_DECORATED = FUNCTION_KINDS | CLASS_KINDS
 # the callee's last name of an `arg` binding row, as `Model` computes it
 _ARG_KEY = "regexp_extract(name, '([A-Za-z_$][A-Za-z0-9_$]*)[^A-Za-z0-9_$#]*#[^#]*$', 1)"
 
@@ -58,18 +59,24 @@ def provides(con, m: Model, paths) -> dict[str, dict[str, str]]:
 
 def _provides(con, m: Model, paths: set[str]) -> dict[str, dict[str, str]]:
     facts: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
-    for sid in m.symbols_in(paths):
-        path = m.path[sid]
-        kind, name, fam, qual = m.kind.get(sid), m.name.get(sid), m.fam.get(sid), m.qual.get(sid)
-        mine = facts[path]
+    kinds, names, fams, quals, paths_of = m.kind, m.name, m.fam, m.qual, m.path
+    decos, bases_written = m.decos, m.bases_written
+    cur, mine = None, None
+    for sid in m.symbols_in(paths):           # by path: one `facts` lookup per file
+        path = paths_of[sid]
+        if path != cur:
+            cur, mine = path, facts[path]
+        kind = kinds.get(sid)
         if kind in _NAMED:
-            mine[f"b:{fam}:{name}"].append(f"{qual}|{kind}")
-        if fam == "python" and kind in FUNCTION_KINDS | CLASS_KINDS:
-            for dec in m.decos.get(sid, ()):
+            mine[f"b:{fams.get(sid)}:{names.get(sid)}"].append(f"{quals.get(sid)}|{kind}")
+        if sid in decos and kind in _DECORATED and fams.get(sid) == "python":
+            for dec in decos[sid]:
                 base = dec.lstrip("@").strip().split("(", 1)[0].rsplit(".", 1)[-1]
-                mine["g:" + base].append(f"{qual}|{dec}")
-        for base in m.bases_written.get(sid, ()):
-            mine["s:" + base.rsplit(".", 1)[-1]].append(f"{qual}|{base}")
+                mine["g:" + base].append(f"{quals.get(sid)}|{dec}")
+        if sid in bases_written:
+            qual = quals.get(sid)
+            for base in bases_written[sid]:
+                mine["s:" + base.rsplit(".", 1)[-1]].append(f"{qual}|{base}")
     for rules in FAMILIES.values():
         for path, tokens in rules.provides(m, paths).items():
             for token, items in tokens.items():
@@ -78,11 +85,14 @@ def _provides(con, m: Model, paths: set[str]) -> dict[str, dict[str, str]]:
         rows = store.run(con, f"""
             SELECT path, src_id, {_ARG_KEY}, name, value, value_type, value_id FROM bindings
             WHERE kind = 'arg' AND path IN (SELECT unnest($paths::VARCHAR[]))""", {"paths": sorted(paths)})
+        scope_qual: dict = {}
         for path, src, key, name, value, vtype, vid in rows:
             if key:
-                scope = m.ns(src)
+                sq = scope_qual.get(src, scope_qual)
+                if sq is scope_qual:
+                    sq = scope_qual[src] = quals.get(m.ns(src))
                 facts[path]["a:" + key].append(
-                    f"{m.qual.get(scope)}|{name}|{value}|{vtype}|{m.qual.get(vid) if vid is not None else ''}")
+                    f"{sq}|{name}|{value}|{vtype}|{quals.get(vid) if vid is not None else ''}")
     return {path: {token: _digest(items) for token, items in tokens.items()}
             for path, tokens in facts.items()}
 

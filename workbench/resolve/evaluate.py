@@ -27,6 +27,15 @@ from .values import (ARGS, BOUND, BUILTIN, BUILTIN_INST, CONTAINER, CONTAINER_CA
 _CONTAINER_METHODS = frozenset({"get", "pop", "popleft", "setdefault", "values", "copy", "__getitem__",
                                 "find", "at", "shift", "__iter__"})
 _LITERAL_CONTAINERS = ("list", "tuple", "set", "dictionary", "array", "object")
+_NO: dict = {}      # the default of the model's dict-of-dicts lookups (read only: never filled)
+
+
+class _RulesOf(dict):
+    """family -> its `Language` rules, looked up once."""
+
+    def __missing__(self, fam):
+        got = self[fam] = rules_of(fam)
+        return got
 
 
 class Resolver:
@@ -42,21 +51,21 @@ class Resolver:
         self.read_name = self.memo.read_name
         self._params: dict[int, list[Param] | None] = {}
         self._param_names: dict[int, frozenset] = {}
-        self._rules: dict = {}
+        self._rules = _RulesOf()
+        self.rules = self._rules.__getitem__     # called millions of times: no Python frame
 
     def rules(self, fam: str | None):
         """The `Language` rules of a family."""
-        got = self._rules.get(fam)
-        if got is None:
-            got = self._rules[fam] = rules_of(fam)
-        return got
+        return self._rules[fam]
 
     # ------------------------------------------------------------ public
     def callee_text(self, src_id: int, text: str, line: int | None) -> str:
         """The callee as an expression: a method called on a computed receiver is stored
         as its bare name (`make().run()` -> `run`); the receiver comes from `bindings`."""
+        return self._callee_text(self.m.ns(src_id), text, line)
+
+    def _callee_text(self, scope: int | None, text: str, line: int | None) -> str:
         m = self.m
-        scope = m.ns(src_id)
         if line is None or scope is None or not text.isidentifier():
             return text
         if m.lazy:                    # incremental runs load bindings per file
@@ -80,17 +89,26 @@ class Resolver:
         rules = self.rules(fam)
         if m.lazy:                    # incremental runs load bindings per file
             m.ensure_bindings(m.path.get(scope))
-        text = self.callee_text(src_id, text, line)
+        text = self._callee_text(scope, text, line)
         special = rules.special_call(self, scope, text)
         if special is not None:
             return special
-        vals, how = self.eval_text(scope, text, callee=True)
+        memo = self.memo
+        key = (scope, text, True)
+        vals, how = memo(key, 0, True, self._NO_VALUE, self._eval_text, scope, text, 0, True)   # `eval_text`
+        # only this function asks for a callee evaluated as one, and only for the edges of
+        # `scope`'s file: no later unit uses it, so it is not kept for the run
+        memo.unit_only(key)
         targets = []
+        any_sym = False
+        call_target = self.call_target
         for v in ordered(vals):
-            t = self.call_target(v, fam)
+            t = call_target(v, fam)
             if t is not None and t not in targets:
                 targets.append(t)
-        if any(t[0] == SYM for t in targets):
+                if t[0] == SYM:
+                    any_sym = True
+        if any_sym:
             # a repo target beats a method of a builtin type reached through another value
             targets = [t for t in targets if t[0] == SYM] + [t for t in targets if t[0] != SYM and
                                                              not (t[0] == BUILTIN and "." in t[1]) and
@@ -204,7 +222,7 @@ class Resolver:
             if first or class_scope_visible or k not in CLASS_KINDS:
                 if m.lazy:                    # incremental runs load bindings per file
                     m.ensure_bindings(m.path.get(s))
-                if name in m.elements.get(s, {}):
+                if name in m.elements.get(s, _NO):
                     containers.append((CONTAINER, s, name))
                 r = self.lookup_in(s, name, depth, rules, first)
                 if r is not None:
@@ -225,7 +243,7 @@ class Resolver:
         m = self.m
         vals: set = set()
         how = None
-        defs = m.children.get(s, {}).get(name)
+        defs = m.children.get(s, _NO).get(name)
         if defs:
             for d in defs:
                 k = m.kind.get(d)
@@ -237,7 +255,7 @@ class Resolver:
                     how = "local"
         if m.lazy:                    # incremental runs load bindings per file
             m.ensure_bindings(m.path.get(s))
-        rows = m.binds.get(s, {}).get(name)
+        rows = m.binds.get(s, _NO).get(name)
         if rows:
             if rules.declared_types_win:
                 declared = [r for r in rows if r[1] == "declare"]
@@ -249,7 +267,7 @@ class Resolver:
                     continue
                 vals |= self.binding_values(row, depth)
             how = how or "inferred"
-        imps = m.imports_by_scope.get(s, {}).get(name)
+        imps = m.imports_by_scope.get(s, _NO).get(name)
         if imps:
             via_any, alias_any = False, False
             for row in imps:
@@ -279,7 +297,7 @@ class Resolver:
     def holds_functions(self, d: int) -> bool:
         """Whether variable `d` has functions among its children (an object literal's)."""
         return any(self.m.kind.get(c) in FUNCTION_KINDS
-                   for cs in self.m.children.get(d, {}).values() for c in cs)
+                   for cs in self.m.children.get(d, _NO).values() for c in cs)
 
     def def_values(self, d: int, depth: int) -> set:
         """The value a definition binds its name to."""
@@ -354,19 +372,19 @@ class Resolver:
         if own is not None:
             return own
         vals: set = set()
-        for d in m.children.get(mid, {}).get(name, ()):
+        for d in m.children.get(mid, _NO).get(name, ()):
             if m.kind.get(d) in NAMESPACE_KINDS:
                 vals |= self.def_values(d, depth)
         if m.lazy:                    # incremental runs load bindings per file
             m.ensure_bindings(m.path.get(mid))
-        for row in m.binds.get(mid, {}).get(name, ()):
+        for row in m.binds.get(mid, _NO).get(name, ()):
             vals |= self.binding_values(row, depth + 1)
-        if name in m.elements.get(mid, {}):
+        if name in m.elements.get(mid, _NO):
             vals.add((CONTAINER, mid, name))
         if vals:
             return vals, False
         via = False
-        for row in m.imports_by_scope.get(mid, {}).get(name, ()):
+        for row in m.imports_by_scope.get(mid, _NO).get(name, ()):
             got, _ = self.import_values(row, depth + 1)
             vals |= got
             via = True
@@ -395,14 +413,14 @@ class Resolver:
                 return {v}, None
             if k == "namespace":              # `ns::f`, `ns::Type` (C++, C#, TypeScript)
                 out = set()
-                for c in m.children.get(v[1], {}).get(name, ()):
+                for c in m.children.get(v[1], _NO).get(name, ()):
                     if m.kind.get(c) in VALUE_KINDS:
                         out |= self.field_values(c, depth + 1) or {(SYM, c)}
                     else:
                         out.add((SYM, c))
                 return out, None
             if k in VALUE_KINDS:
-                own = [c for c in m.children.get(v[1], {}).get(name, ()) if m.kind.get(c) in FUNCTION_KINDS]
+                own = [c for c in m.children.get(v[1], _NO).get(name, ()) if m.kind.get(c) in FUNCTION_KINDS]
                 if own:                      # a function written in the variable's object literal
                     return {(SYM, c) for c in own}, None
                 out: set = set()
@@ -420,7 +438,7 @@ class Resolver:
             mro = self.mro(cls)
             for base in mro[1:]:
                 if base[0] == SYM:
-                    for c in m.children.get(base[1], {}).get(name, ()):
+                    for c in m.children.get(base[1], _NO).get(name, ()):
                         if m.kind.get(c) in NAMESPACE_KINDS:
                             return {(BOUND, c) if v[2] else (SYM, c)}, None
                 elif base[0] in (EXT, BUILTIN):
@@ -466,7 +484,7 @@ class Resolver:
                 if base[0] == SYM:
                     if m.lazy:                    # incremental runs load bindings per file
                         m.ensure_bindings(m.path.get(base[1]))
-                    for row in m.binds.get(base[1], {}).get(name, ()):
+                    for row in m.binds.get(base[1], _NO).get(name, ()):
                         vals |= self.binding_values(row, depth + 1)
         if r is not None and r[0] == SYM and m.kind.get(r[1]) in VALUE_KINDS:
             vals |= self.field_values(r[1], depth)
@@ -519,9 +537,9 @@ class Resolver:
         if m.lazy:                    # incremental runs load bindings per file
             m.ensure_bindings(m.path.get(fid))
         vals: set = set()
-        for row in m.binds.get(owner, {}).get(m.name[fid], ()):
+        for row in m.binds.get(owner, _NO).get(m.name[fid], ()):
             vals |= self.binding_values(row, depth + 1)
-        if m.name[fid] in m.elements.get(owner, {}):
+        if m.name[fid] in m.elements.get(owner, _NO):
             vals.add((CONTAINER, owner, m.name[fid]))
         if not vals:
             rules = self.rules(m.fam.get(fid))
@@ -561,7 +579,7 @@ class Resolver:
             stack = [b]
             while stack:
                 s = stack.pop()
-                for kids in m.children.get(s, {}).values():
+                for kids in m.children.get(s, _NO).values():
                     for c in kids:
                         if m.kind.get(c) in FUNCTION_KINDS:
                             stack.append(c)
@@ -573,7 +591,7 @@ class Resolver:
                         out[rest].append(row)
                 if selfname:
                     prefix = selfname + "."
-                    for key in m.elements.get(s, {}):
+                    for key in m.elements.get(s, _NO):
                         if key.startswith(prefix) and "." not in key[len(prefix):]:
                             filled[key[len(prefix):]].append((CONTAINER, s, key))
         return out, filled
@@ -621,7 +639,7 @@ class Resolver:
         m = self.m
         for base in self.mro(cls):
             if base[0] == SYM:
-                kids = m.children.get(base[1], {}).get(name)
+                kids = m.children.get(base[1], _NO).get(name)
                 if kids:
                     fn = [c for c in kids if m.kind.get(c) in FUNCTION_KINDS]
                     return (SYM, (fn or kids)[-1])
@@ -748,7 +766,7 @@ class Resolver:
                     out |= self.binding_values(row, depth + 1)
                 return out
             out = set()
-            for row in m.elements.get(scope, {}).get(name, ()):
+            for row in m.elements.get(scope, _NO).get(name, ()):
                 out |= self.binding_values(row, depth + 1)
             return out
         if t == LITERAL:

@@ -91,6 +91,16 @@ class Memo:
             if names:
                 self._names |= names
 
+    def unit_only(self, key) -> None:
+        """Keep the result of `key`, just computed at the top of the stack, for the
+        current unit only (a result no other unit asks for). Within the unit a local hit
+        there is the same as the clean hit it replaces: nothing is on the stack to taint,
+        and its reads are already the unit's."""
+        if not self._frames:
+            got = self.clean.pop(key, None)
+            if got is not None:
+                self.local[key] = got[0]
+
     # ---------------------------------------------------------------- evaluation
     def __call__(self, key, depth: int | None, limited: bool, empty, fn, *args):
         """`fn(*args)` memoised under `key` (whose first int is the symbol it is about).
@@ -106,9 +116,21 @@ class Memo:
             return got
         got = self.clean.get(key)
         if got is not None and (depth is None or depth + got[1] <= self.max_depth):
-            if frames and depth is not None and depth + got[1] > frames[-1][3]:
-                frames[-1][3] = depth + got[1]
-            self._merge(got[2], got[3])
+            names = got[3]
+            if frames:                   # `_merge`, inline: the most frequent path
+                top = frames[-1]
+                if depth is not None and depth + got[1] > top[3]:
+                    top[3] = depth + got[1]
+                top[4] |= got[2]
+                if names:
+                    if top[5] is None:
+                        top[5] = set(names)
+                    else:
+                        top[5] |= names
+            else:
+                self._files |= got[2]
+                if names:
+                    self._names |= names
             return got[0]
         pos = self._pos.get(key)
         if pos is not None:              # a cycle: `key` is being computed
