@@ -245,7 +245,8 @@ class Model:
         # batch by batch: Python lists of every column at once would double the peak memory
         for batch in tbl.to_batches(max_chunksize=self._BATCH):
             self._add_rows(*(batch.column(i).to_pylist() for i in range(batch.num_columns)))
-        del tbl, batch
+            del batch
+        del tbl
         release_unused_memory()         # the Arrow copy, before evaluation fills the memo
 
     _BATCH = 50_000
