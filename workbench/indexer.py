@@ -367,9 +367,10 @@ def index(root: str | os.PathLike, db: str | None = None, *, jobs: int | None = 
 
     Re-indexing an indexed root re-parses only changed files. The new rows, the cross-file
     resolution and the meta data are written in one transaction, in place when nobody has
-    the database open, else into a snapshot swapped in when done (`workbench.snapshot`):
-    readers keep reading meanwhile, and a failed or killed run leaves the previous state
-    (a first run leaves no database). A second run on the same database waits for the
+    the database open, else into a snapshot swapped in when done (`workbench.snapshot`;
+    a snapshot, which nobody sees before the swap, commits the new rows before resolution
+    to free the memory that transaction holds): readers keep reading meanwhile, and a
+    failed or killed run leaves the previous state (a first run leaves no database). A second run on the same database waits for the
     first (up to `wait` seconds, then `snapshot.IndexBusy`). `con=` writes into that
     connection (in place, one transaction).
     `resolve=False` skips cross-file resolution (edges keep their same-file resolution,
