@@ -15,7 +15,7 @@ from .languages import SPECS, detect, module_path, refine
 from .locations import default_db
 from .safeio import ReadRefused, TooLarge, read_beneath
 from .scan import DEFAULT_MAX_BYTES, ScanEntry, is_binary, scan
-from .snapshot import DEFAULT_WAIT, private, write_index
+from .snapshot import DEFAULT_WAIT, write_index
 from .versions import extractor_version
 
 
@@ -367,10 +367,9 @@ def index(root: str | os.PathLike, db: str | None = None, *, jobs: int | None = 
 
     Re-indexing an indexed root re-parses only changed files. The new rows, the cross-file
     resolution and the meta data are written in one transaction, in place when nobody has
-    the database open, else into a snapshot swapped in when done (`workbench.snapshot`;
-    a snapshot, which nobody sees before the swap, commits the new rows before resolution
-    to free the memory that transaction holds): readers keep reading meanwhile, and a
-    failed or killed run leaves the previous state (a first run leaves no database). A second run on the same database waits for the
+    the database open, else into a snapshot swapped in when done (`workbench.snapshot`):
+    readers keep reading meanwhile, and a failed or killed run leaves the previous state
+    (a first run leaves no database). A second run on the same database waits for the
     first (up to `wait` seconds, then `snapshot.IndexBusy`). `con=` writes into that
     connection (in place, one transaction).
     `resolve=False` skips cross-file resolution (edges keep their same-file resolution,
@@ -497,13 +496,6 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
         del chunks, results, fresh, touched_mtime
         if report.changed_paths:
             _mark_out_of_line_methods(con)
-        if resolve and private(con):
-            # a snapshot nobody sees before it is swapped in (a failed run discards it):
-            # committing the rows here lets DuckDB write them out and drop what the
-            # transaction holds until its end (the inserted Arrow columns among it),
-            # ~300 MB on the standard library, before resolution builds its model
-            store.run(con, "COMMIT")
-            store.run(con, "BEGIN TRANSACTION")
         release_unused_memory()
         t_resolve = time.perf_counter()
         if resolve:

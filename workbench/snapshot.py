@@ -235,17 +235,6 @@ def _fsync_dir(path: str) -> None:
         os.close(fd)
 
 
-# connections `write_index` yields on a snapshot (or a first index): nobody else sees that
-# file before it is renamed into place, so a run may commit part of its work early
-_PRIVATE: set[int] = set()
-
-
-def private(con) -> bool:
-    """Whether `con` writes a snapshot no other connection can see until the run ends
-    (`write_index`): a commit on it publishes nothing, and a failed run discards the file."""
-    return id(con) in _PRIVATE
-
-
 @contextmanager
 def write_index(db: str, wait: float = DEFAULT_WAIT, say=_say_default, in_place=True):
     """Yield a writable connection for an index run on `db` (see the module doc): the live
@@ -286,14 +275,11 @@ def write_index(db: str, wait: float = DEFAULT_WAIT, say=_say_default, in_place=
                     with open(db + ".wal", "rb") as src, open(tmp + ".wal", "wb") as dst:
                         dst.write(src.read())
             con = store.connect(tmp)
-            _PRIVATE.add(id(con))
             try:
                 yield con
             except BaseException:
                 con.close()
                 raise
-            finally:
-                _PRIVATE.discard(id(con))
             con.close()                         # checkpoint: the snapshot is complete on disk
             _remove(db + ".wal")                # its content is in the snapshot
             os.replace(tmp, db)
