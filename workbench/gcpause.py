@@ -21,3 +21,34 @@ def gc_paused():
     finally:
         if enabled:
             gc.enable()
+
+
+_LIBC = None
+
+
+def release_unused_memory() -> None:
+    """Hand memory the allocators keep for reuse back to the system: Arrow's pool (it keeps
+    freed pages by default) and the C library's heaps (glibc: `malloc_trim`; freed blocks
+    below the top of a heap, and whole heaps of other threads, stay mapped otherwise). A
+    long run calls it between phases, so the next phase's peak does not stack on the
+    garbage of the last one. Does nothing where neither applies."""
+    import sys
+    global _LIBC
+    pa = sys.modules.get("pyarrow")
+    if pa is not None:
+        try:
+            pa.default_memory_pool().release_unused()
+        except AttributeError:          # an older pyarrow
+            pass
+    if _LIBC is None:
+        _LIBC = False
+        if sys.platform.startswith("linux"):
+            try:
+                import ctypes
+                libc = ctypes.CDLL(None)
+                libc.malloc_trim.argtypes = [ctypes.c_size_t]
+                _LIBC = libc
+            except (OSError, AttributeError):   # not glibc (musl has no malloc_trim)
+                pass
+    if _LIBC:
+        _LIBC.malloc_trim(0)

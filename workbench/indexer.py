@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from . import store
 from .extract import FileRows, extract_file
-from .gcpause import gc_paused
+from .gcpause import gc_paused, release_unused_memory
 from .languages import SPECS, detect, module_path, refine
 from .locations import default_db
 from .safeio import ReadRefused, TooLarge, read_beneath
@@ -494,9 +494,9 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
         _insert_chunks(con, chunks)
         # the rows are in DuckDB now: let their Arrow copies go before resolution builds its model
         del chunks, results, fresh, touched_mtime
-        _release_arrow_memory()
         if report.changed_paths:
             _mark_out_of_line_methods(con)
+        release_unused_memory()
         t_resolve = time.perf_counter()
         if resolve:
             from .resolve import resolve_edges
@@ -519,18 +519,6 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
     report.files, report.symbols, report.edges = counts
     report.by_status = dict(con.execute("SELECT status, count(*) FROM files GROUP BY 1").fetchall())
     return report
-
-
-def _release_arrow_memory() -> None:
-    """Hand memory Arrow no longer uses back to the system (its allocator keeps freed
-    pages for reuse by default)."""
-    import sys
-    pa = sys.modules.get("pyarrow")
-    if pa is not None:
-        try:
-            pa.default_memory_pool().release_unused()
-        except AttributeError:          # an older pyarrow
-            pass
 
 
 def _mark_out_of_line_methods(con) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 
 import duckdb
 import pyarrow as pa
@@ -82,14 +81,14 @@ def insert_columns(con, table: str, columns: dict[str, list]) -> int:
         return 0
     arrays = [c if isinstance(c := columns[f.name], (pa.Array, pa.ChunkedArray)) and c.type == f.type
               else arrow_array(c, f.type) for f in schema]
-    tbl = pa.Table.from_arrays(arrays, schema=schema)
-    name = f"_incoming_{table}_{time.monotonic_ns()}"
-    con.register(name, tbl)
-    try:
-        cols = ", ".join(schema.names)
-        run(con, f"INSERT INTO {table} ({cols}) SELECT {cols} FROM {name}")
-    finally:
-        con.unregister(name)
+    _wb_incoming_rows = pa.Table.from_arrays(arrays, schema=schema)  # noqa: F841 (read by name)
+    cols = ", ".join(schema.names)
+    # read through DuckDB's replacement scan of this local variable, not `con.register`:
+    # a registered view is a catalog entry, and dropping it inside a transaction keeps it -
+    # and the Arrow table it holds - until the transaction ends (an index run's whole
+    # store and resolve phases: ~100 MB of inserted columns on the standard library). The
+    # scan finds the variable in the frame that calls `execute`: this one.
+    con.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM _wb_incoming_rows").fetchall()
     return n
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from .. import store
+from ..gcpause import release_unused_memory
 from .kinds import CALL_TARGET_KINDS, CLASS_KINDS, NAMESPACE_KINDS
 from .lang import FAMILIES, family_of, rules_of
 from .values import set_rank
@@ -140,6 +141,7 @@ class Model:
         self.receivers: dict[tuple, list[str]] = {}     # (scope, line, method) -> receiver texts
         self.args_by_callee: dict[str, list[tuple]] = defaultdict(list)
         self._strings: dict[str, str] = {}  # bindings' texts, one object each (`_add_rows`)
+        self._ints: dict[int, int] = {}     # and their line numbers
         self.lazy = not bulk_bindings     # incremental: bindings per file, arguments per callee
         self._lazy_tbl = None
         self._lazy_paths: dict[str, tuple[int, int]] = {}
@@ -221,10 +223,11 @@ class Model:
         self.exports = defaultdict(dict)
         self.receivers = {}
         self.args_by_callee = defaultdict(list)
-        self._strings = {}
+        self._strings, self._ints = {}, {}
         self._lazy_tbl = None
         self._lazy_paths, self._lazy_keys, self._lazy_key_idx = {}, {}, None
         self._lazy_loaded = set()
+        release_unused_memory()         # what the bindings took, for the writes that follow
 
     # the callee's last name, computed by DuckDB (`self.items.append#0` -> `append`)
     _CALLEE_KEY = ("CASE WHEN kind = 'arg' THEN nullif(regexp_extract(name, "
@@ -242,6 +245,9 @@ class Model:
         # batch by batch: Python lists of every column at once would double the peak memory
         for batch in tbl.to_batches(max_chunksize=self._BATCH):
             self._add_rows(*(batch.column(i).to_pylist() for i in range(batch.num_columns)))
+            del batch
+        del tbl
+        release_unused_memory()         # the Arrow copy, before evaluation fills the memo
 
     _BATCH = 50_000
 
@@ -254,6 +260,8 @@ class Model:
         # one string object per distinct text: Arrow hands every row its own copy, and
         # kinds, value types, names and values repeat (half a million rows: ~100 MB)
         one = self._strings.setdefault
+        # line numbers too (a few thousand distinct values, one int object per row otherwise)
+        lines = list(map(self._ints.setdefault, lines, lines))
         for src, kind, name, value, vtype, vid, line, key in zip(
                 srcs, kinds, names, values, vtypes, vids, lines, keys):
             scope = ns_cache.get(src, -1)

@@ -1,0 +1,93 @@
+"""Memory between the phases of an index run, and what a failed run leaves.
+
+Bulk inserts must not keep their Arrow columns alive until the run's transaction ends (a
+registered view would: its catalog entry stays until commit), and a run that fails after
+its rows are stored leaves the database as it was, or none on a first index."""
+from __future__ import annotations
+
+import os
+import shutil
+
+import duckdb
+import pyarrow as pa
+import pytest
+
+import workbench.resolve
+from conftest import SAMPLES, write
+from workbench import snapshot, store
+from workbench.indexer import index
+
+
+def _rows(db: str) -> dict:
+    con = duckdb.connect(db, read_only=True)
+    try:
+        return {t: sorted(con.execute(f"SELECT * EXCLUDE ({ids}) FROM {t}").fetchall(), key=repr)
+                for t, ids in (("files", "file_id, mtime"), ("symbols", "symbol_id, file_id, parent_id"),
+                               ("edges", "edge_id, src_id, dst_id"), ("imports", "file_id, src_id"))}
+    finally:
+        con.close()
+
+
+def test_inserted_columns_are_let_go_before_the_transaction_ends(tmp_path):
+    con = store.connect(str(tmp_path / "t.duckdb"))
+    try:
+        n = 100_000
+        values = {pa.string(): [f"dir/file_{i:07d}.py" * 4 for i in range(n)], pa.int64(): list(range(n)),
+                  pa.int32(): [0] * n, pa.float64(): [0.0] * n}
+        store.run(con, "BEGIN TRANSACTION")
+        before = pa.total_allocated_bytes()
+        cols = {f.name: pa.array(values[f.type], f.type) for f in store._TYPES["files"]}
+        grown = pa.total_allocated_bytes() - before
+        assert grown > 8 * n                              # the columns are Arrow memory
+        assert store.insert_columns(con, "files", cols) == n
+        del cols
+        assert pa.total_allocated_bytes() - before < grown // 10   # gone, the transaction still open
+        assert store.one(con, "SELECT count(*) FROM files")[0] == n
+        store.run(con, "COMMIT")
+    finally:
+        con.close()
+
+
+class _Boom(RuntimeError):
+    pass
+
+
+def _failing_resolution(monkeypatch):
+    def boom(con, *a, **k):
+        raise _Boom("resolution failed")
+    monkeypatch.setattr(workbench.resolve, "resolve_edges", boom)
+
+
+def test_a_first_index_failing_in_resolution_leaves_no_database(tmp_path, monkeypatch):
+    root = tmp_path / "shop"
+    shutil.copytree(SAMPLES / "pyshop", root)
+    db = str(tmp_path / "first.duckdb")
+    _failing_resolution(monkeypatch)
+    with pytest.raises(_Boom):
+        index(root, db, progress=False)
+    assert not os.path.exists(db)
+    # no snapshot or WAL left behind (the writer lock file stays, as after any run)
+    assert sorted(os.listdir(tmp_path)) == ["first.duckdb.lock", "shop"]
+
+
+@pytest.mark.parametrize("reader", [False, True], ids=["in-place", "snapshot"])
+def test_a_re_index_failing_in_resolution_keeps_the_old_state(tmp_path, monkeypatch, reader):
+    root = tmp_path / "shop"
+    shutil.copytree(SAMPLES / "pyshop", root)
+    db = str(tmp_path / "shop.duckdb")
+    index(root, db, progress=False)
+    before = _rows(db)
+    write(root, "shop/added_later.py", "def added():\n    return 1\n")
+    _failing_resolution(monkeypatch)
+    fd = snapshot.hold_reader(db) if reader else None    # a reader: the run writes a snapshot
+    try:
+        with pytest.raises(_Boom):
+            index(root, db, progress=False)
+    finally:
+        if fd is not None:
+            os.close(fd)
+    assert _rows(db) == before
+    assert not [p for p in os.listdir(tmp_path) if "snapshot" in p]
+    monkeypatch.undo()
+    assert index(root, db, progress=False).added == 1     # the next run does the work
+    assert any(r[0] == "shop/added_later.py" for r in _rows(db)["files"])
