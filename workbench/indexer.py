@@ -483,14 +483,10 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
             store.run(con, "DROP TABLE _stale")
         if touched_mtime:               # same content, new mtime: one bulk update
             import pyarrow as pa
-            name = f"_touched_{time.monotonic_ns()}"
-            con.register(name, pa.table({
+            store.run_over(con, pa.table({
                 "path": store.arrow_array([r.path for r in touched_mtime], pa.string()),
-                "mtime": store.arrow_array([r.mtime for r in touched_mtime], pa.float64())}))
-            try:
-                store.run(con, f"UPDATE files SET mtime = t.mtime FROM {name} t WHERE files.path = t.path")
-            finally:
-                con.unregister(name)
+                "mtime": store.arrow_array([r.mtime for r in touched_mtime], pa.float64())}),
+                "UPDATE files SET mtime = t.mtime FROM _wb_rows t WHERE files.path = t.path")
         _insert_chunks(con, chunks)
         # the rows are in DuckDB now: let their Arrow copies go before resolution builds its model
         del chunks, results, fresh, touched_mtime

@@ -22,6 +22,14 @@ def run(con, sql: str, params=None) -> list:
     return con.execute(sql, params).fetchall() if params is not None else con.execute(sql).fetchall()
 
 
+def run_over(con, rows, sql: str, params=None) -> list:
+    """`run` with the Arrow table `rows` readable as `_wb_rows` in `sql`, through DuckDB's
+    replacement scan of this frame's local variable rather than `con.register`: a view
+    registered and dropped inside a transaction keeps its Arrow table alive until the
+    transaction ends (an index run's store and resolve phases)."""
+    _wb_rows = rows  # noqa: F841 (read by name)
+    return con.execute(sql, params).fetchall() if params is not None else con.execute(sql).fetchall()
+
 
 def require_writable(con, what: str) -> None:
     """Raise a clear error when `con`'s current database is attached read-only (a read-only
@@ -81,14 +89,9 @@ def insert_columns(con, table: str, columns: dict[str, list]) -> int:
         return 0
     arrays = [c if isinstance(c := columns[f.name], (pa.Array, pa.ChunkedArray)) and c.type == f.type
               else arrow_array(c, f.type) for f in schema]
-    _wb_incoming_rows = pa.Table.from_arrays(arrays, schema=schema)  # noqa: F841 (read by name)
     cols = ", ".join(schema.names)
-    # read through DuckDB's replacement scan of this local variable, not `con.register`:
-    # a registered view is a catalog entry, and dropping it inside a transaction keeps it -
-    # and the Arrow table it holds - until the transaction ends (an index run's whole
-    # store and resolve phases: ~100 MB of inserted columns on the standard library). The
-    # scan finds the variable in the frame that calls `execute`: this one.
-    con.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM _wb_incoming_rows").fetchall()
+    run_over(con, pa.Table.from_arrays(arrays, schema=schema),
+             f"INSERT INTO {table} ({cols}) SELECT {cols} FROM _wb_rows")
     return n
 
 

@@ -362,13 +362,10 @@ def _write_candidates(con, edge_ids: list[int] | None = None, changed: list[str]
             FROM (SELECT edge_id, unnest(candidates) AS q FROM edges WHERE candidates IS NOT NULL) c
             LEFT JOIN symbols s ON s.qualname = c.q""")
         return
-    name = f"_wb_cand_edges_{time.monotonic_ns()}"
     redo = f"_wb_cand_redo_{time.monotonic_ns()}"
-    con.register(name, pa.table({"edge_id": store.arrow_array(edge_ids, pa.int64())}))
-    try:
-        store.run(con, f"""
+    store.run_over(con, pa.table({"edge_id": store.arrow_array(edge_ids, pa.int64())}), f"""
             CREATE TEMP TABLE {redo} AS
-            SELECT edge_id FROM {name}
+            SELECT edge_id FROM _wb_rows
             UNION SELECT c.edge_id FROM (SELECT DISTINCT edge_id FROM call_candidates) c
                   ANTI JOIN (SELECT edge_id FROM edges WHERE candidates IS NOT NULL) e
                     ON e.edge_id = c.edge_id
@@ -378,8 +375,6 @@ def _write_candidates(con, edge_ids: list[int] | None = None, changed: list[str]
             UNION SELECT c.edge_id FROM call_candidates c
                   JOIN (SELECT DISTINCT qualname FROM symbols WHERE list_contains($chg, path)) q
                     ON q.qualname = c.qualname""", {"chg": changed or []})
-    finally:
-        con.unregister(name)
     try:
         store.run(con, f"DELETE FROM call_candidates WHERE edge_id IN (SELECT edge_id FROM {redo})")
         store.run(con, f"""
@@ -406,27 +401,17 @@ def _write_back(con, rows: _Rows, imp_rows: list) -> int:
             "resolution": store.arrow_array(rows.resolution[a:b], pa.string()),
             "candidates": store.arrow_array(rows.candidates[a:b], pa.list_(pa.string())),
         })
-        name = f"_wb_resolved_{time.monotonic_ns()}"
-        con.register(name, tbl)
-        try:
-            store.run(con, f"""UPDATE edges SET dst_id = t.dst_id, dst_qualname = t.dst_qualname,
-                                   resolution = t.resolution, candidates = t.candidates
-                               FROM {name} t WHERE edges.edge_id = t.edge_id""")
-        finally:
-            con.unregister(name)
+        store.run_over(con, tbl, """UPDATE edges SET dst_id = t.dst_id, dst_qualname = t.dst_qualname,
+                                        resolution = t.resolution, candidates = t.candidates
+                                    FROM _wb_rows t WHERE edges.edge_id = t.edge_id""")
         n += tbl.num_rows
         del tbl
     imp_changed = [r for r in imp_rows if r[1] != r[2]]
     if imp_changed:
         tbl = pa.table({"rid": store.arrow_array([r[0] for r in imp_changed], pa.int64()),
                         "resolved_path": store.arrow_array([r[1] for r in imp_changed], pa.string())})
-        name = f"_wb_imports_{time.monotonic_ns()}"
-        con.register(name, tbl)
-        try:
-            store.run(con, f"""UPDATE imports SET resolved_path = t.resolved_path
-                               FROM {name} t WHERE imports.rowid = t.rid""")
-        finally:
-            con.unregister(name)
+        store.run_over(con, tbl, """UPDATE imports SET resolved_path = t.resolved_path
+                                    FROM _wb_rows t WHERE imports.rowid = t.rid""")
         n += len(imp_changed)
     return n
 
