@@ -86,6 +86,12 @@
 (for_in_clause left: (identifier) @bind.target right: (_) @bind.value) @bind.iter
 (with_item value: (as_pattern (_) @bind.value
                               alias: (as_pattern_target (identifier) @bind.target))) @bind.with
+;  `except E as e:` / `except (E, F) as e:`: `e` is an instance of the class named
+; (a declared type, like an annotation)
+(except_clause value: (as_pattern [(identifier) (attribute)] @bind.value
+                                  alias: (as_pattern_target (identifier) @bind.target))) @bind.declare
+(except_clause value: (as_pattern (tuple [(identifier) (attribute)] @bind.value)
+                                  alias: (as_pattern_target (identifier) @bind.target))) @bind.declare
 (call function: (_) @bind.target
   arguments: (argument_list [(identifier) (attribute) (lambda) (call) (subscript)] @bind.value)) @bind.arg
 (call function: (_) @bind.target
