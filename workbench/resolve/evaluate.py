@@ -496,7 +496,9 @@ class Resolver:
         if r is not None:
             if r[0] == SYM and m.kind.get(r[1]) in CLASS_KINDS:
                 return {r}, None
-            if r[0] in (EXT, BUILTIN):
+            if r[0] in (EXT, BUILTIN) and not attrs:
+                # (an attribute the class assigns on its instances is its own, even where
+                # its value is unknown: not the library base's `Exception.value`)
                 return {r}, None
         if r is None:
             # a mixin calling what its subclasses provide: look along their MROs
