@@ -116,21 +116,9 @@ class Memo:
             return got
         got = self.clean.get(key)
         if got is not None and (depth is None or depth + got[1] <= self.max_depth):
-            names = got[3]
-            if frames:                   # `_merge`, inline: the most frequent path
-                top = frames[-1]
-                if depth is not None and depth + got[1] > top[3]:
-                    top[3] = depth + got[1]
-                top[4] |= got[2]
-                if names:
-                    if top[5] is None:
-                        top[5] = set(names)
-                    else:
-                        top[5] |= names
-            else:
-                self._files |= got[2]
-                if names:
-                    self._names |= names
+            if frames and depth is not None and depth + got[1] > frames[-1][3]:
+                frames[-1][3] = depth + got[1]
+            self._merge(got[2], got[3])
             return got[0]
         pos = self._pos.get(key)
         if pos is not None:              # a cycle: `key` is being computed
