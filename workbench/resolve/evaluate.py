@@ -535,6 +535,9 @@ class Resolver:
         """Values of a class-level field / module variable symbol (from bindings or its type)."""
         m = self.m
         self.memo.read(fid)
+        known = self.rules(m.fam.get(fid)).class_field_values(self, fid)
+        if known is not None:
+            return known
         owner = m.ns(m.parent.get(fid))
         if m.lazy:                    # incremental runs load bindings per file
             m.ensure_bindings(m.path.get(fid))

@@ -157,6 +157,11 @@ class Language:
         """The constructor an instantiation of `cls` runs."""
         return None
 
+    def class_field_values(self, ev, fid: int) -> set | None:
+        """Values of class-level field `fid` this language knows without its bindings (None:
+        read them as usual)."""
+        return None
+
     def self_name(self, ev, fn: int) -> str | None:
         """The name of the receiver inside function `fn` (`self`, `this`, a Go receiver)."""
         m = ev.m

@@ -137,6 +137,12 @@ class _Modules:
                     self.alias[alias] = mid
 
 
+# the standard library's enum bases: what a class statement in their subclasses assigns
+# is a member, an instance of the class
+_ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.Flag", "enum.IntFlag",
+                         "enum.StrEnum", "enum.ReprEnum"})
+
+
 class Python(Language):
     family = "python"
     languages = ("python",)
@@ -376,6 +382,17 @@ class Python(Language):
     def constructor(self, ev, cls):
         r = ev.mro_lookup(cls, "__init__")
         return r[1] if r is not None and r[0] == SYM else None
+
+    def class_field_values(self, ev, fid):
+        """An enum's members (`OK = 200` in `class Status(enum.Enum)`) are instances of the
+        enum: `Status.OK.phrase()` calls `Status.phrase`."""
+        m = ev.m
+        owner = m.parent.get(fid)
+        if owner is None or m.kind.get(owner) not in CLASS_KINDS or m.name[fid].startswith("_"):
+            return None
+        if any(b[0] == EXT and b[1] in _ENUM_BASES for b in ev.mro(owner)):
+            return {(INST, owner)}
+        return None
 
     def declared_return(self, ev, fn):
         sig = ev.m.sig.get(fn) or ""
