@@ -1,13 +1,12 @@
 """Benchmark: cross-file resolution alone, on a database indexed without it.
 
-    .venv/bin/python bench/resolve_bench.py DB [--runs 3] [--jobs N] [--code DIR] [--keep OUT]
+    .venv/bin/python bench/resolve_bench.py DB [--runs 3] [--code DIR] [--keep OUT]
 
 DB was indexed with `resolve=False` (e.g. the standard library). Each run copies DB,
 then resolves everything in a fresh process (`resolve_edges(con)` in one transaction,
 as the indexer does) and prints its wall and CPU time and peak memory. `--code DIR`
 measures the workbench package found in DIR (an older commit unpacked with
-`git archive`); `--jobs N` is passed to `resolve_edges` (0, the default: not passed,
-its own default); `--keep OUT` keeps the last run's resolved database as OUT.
+`git archive`); `--keep OUT` keeps the last run's resolved database as OUT.
 """
 from __future__ import annotations
 
@@ -33,7 +32,7 @@ from workbench.resolve import resolve_edges
 con = duckdb.connect(sys.argv[1])
 t0, c0 = time.perf_counter(), time.process_time()
 con.execute("BEGIN")
-st = resolve_edges(con, None, **({"jobs": int(sys.argv[2])} if sys.argv[2] != "0" else {}))
+st = resolve_edges(con, None)
 con.execute("COMMIT")
 con.close()
 ru, rc = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -48,14 +47,13 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--code", default=str(REPO))
     ap.add_argument("--keep")
-    ap.add_argument("--jobs", type=int, default=0)
     a = ap.parse_args()
     env = dict(os.environ, WB_BENCH_CODE=str(Path(a.code).resolve()))
     with tempfile.TemporaryDirectory() as tmp:
         db = os.path.join(tmp, "run.duckdb")
         for i in range(a.runs):
             shutil.copy(a.db, db)
-            out = subprocess.run([sys.executable, "-c", _CHILD, db, str(a.jobs)], env=env, check=True,
+            out = subprocess.run([sys.executable, "-c", _CHILD, db], env=env, check=True,
                                  capture_output=True, text=True).stdout
             r = json.loads(out.strip().splitlines()[-1])
             print(f"run {i + 1}: resolve {r['wall']:.2f} s wall, {r['cpu']:.2f} s CPU, "
