@@ -92,3 +92,14 @@ def test_every_command_help_describes_arguments_defaults_and_an_example():
                     and "repeatable" not in a.help and a.nargs != 0 and "optional" not in a.help:
                 problems.append(f"{name} {label}: no default stated")
     assert problems == []
+
+
+def test_callgraph_says_why_an_entry_file_gives_no_graph(tmp_path, capsys):
+    (tmp_path / "ok.py").write_text("def f():\n    pass\n\nf()\n")
+    (tmp_path / "blob.py").write_bytes(b"x = 1\x00\x01\x02binary")
+    assert main(["callgraph", str(tmp_path / "missing.py"), "--package", str(tmp_path)]) == 2
+    assert "missing.py: no such file under the package root" in capsys.readouterr().err
+    assert main(["callgraph", str(tmp_path / "blob.py"), "--package", str(tmp_path)]) == 2
+    assert "blob.py was not indexed (skipped: binary)" in capsys.readouterr().err
+    assert main(["callgraph", str(tmp_path / "ok.py"), "--package", str(tmp_path)]) == 0
+    assert '"ok": ["ok.f"]' in capsys.readouterr().out

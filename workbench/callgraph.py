@@ -87,10 +87,25 @@ def callgraph(entries, package: str, con=None) -> dict[str, list[str]]:
         for e in entries:
             p = os.path.abspath(e)
             rels.append(os.path.relpath(p, root).replace(os.sep, "/"))
+        _check_entries(con, entries, rels, package)
         return export(con, rels)
     finally:
         if own:
             con.close()
+
+
+def _check_entries(con, entries, rels: list[str], package: str) -> None:
+    """A clear error for an entry file that is not under the package root or was not
+    indexed (a syntax error still gives a `partial` file and its graph)."""
+    status = dict((p, (st, why)) for p, st, why in store.run(
+        con, "SELECT path, status, coalesce(skip_reason, message) FROM files WHERE list_contains(?, path)",
+        [rels]))
+    for e, rel in zip(entries, rels):
+        if rel not in status:
+            raise FileNotFoundError(f"entry file {e}: no such file under the package root {package}")
+        st, why = status[rel]
+        if st not in ("ok", "partial"):
+            raise FileNotFoundError(f"entry file {e} was not indexed ({st}: {why or 'no reason given'})")
 
 
 class _Names:
