@@ -51,12 +51,9 @@ class Resolver:
         self.read_name = self.memo.read_name
         self._params: dict[int, list[Param] | None] = {}
         self._param_names: dict[int, frozenset] = {}
-        self._rules = _RulesOf()
-        self.rules = self._rules.__getitem__     # called millions of times: no Python frame
-
-    def rules(self, fam: str | None):
-        """The `Language` rules of a family."""
-        return self._rules[fam]
+        # `rules(fam)`: the `Language` rules of a family; called millions of times, so the
+        # dict's own lookup (no Python frame)
+        self.rules = _RulesOf().__getitem__
 
     # ------------------------------------------------------------ public
     def callee_text(self, src_id: int, text: str, line: int | None) -> str:
@@ -93,12 +90,11 @@ class Resolver:
         special = rules.special_call(self, scope, text)
         if special is not None:
             return special
-        memo = self.memo
-        key = (scope, text, True)
-        vals, how = memo(key, 0, True, self._NO_VALUE, self._eval_text, scope, text, 0, True)   # `eval_text`
+        vals, how = self.eval_text(scope, text, callee=True)
         # only this function asks for a callee evaluated as one, and only for the edges of
-        # `scope`'s file: no later unit uses it, so it is not kept for the run
-        memo.unit_only(key)
+        # `scope`'s file: no later unit uses it, so it is not kept for the run (the key is
+        # the one `eval_text` memoises under)
+        self.memo.unit_only((scope, text, True))
         targets = []
         any_sym = False
         call_target = self.call_target
