@@ -173,3 +173,35 @@ def test_a_database_resolved_by_other_resolver_code_is_resolved_in_full(sample_c
             (RESOLVER_VERSION,)]
     finally:
         con.close()
+
+
+def test_ids_of_deleted_rows_are_never_given_again(tmp_path):
+    """The file with the highest ids changes (a function added at its top): its new symbols
+    must not take the ids its old ones had, or edges from unchanged files that still name
+    those ids point at other functions (`vec_get` -> `vec_push`)."""
+    root = tmp_path / "cnative"
+    shutil.copytree(os.path.join(os.path.dirname(__file__), "..", "sample_repos", "cnative"), root)
+    db = str(tmp_path / "x.duckdb")
+    index(root, db, jobs=1, progress=False)
+    con = duckdb.connect(db, read_only=True)
+    try:
+        last = con.execute("SELECT path FROM symbols ORDER BY symbol_id DESC LIMIT 1").fetchone()[0]
+        before = con.execute("SELECT max(symbol_id) FROM symbols").fetchone()[0]
+    finally:
+        con.close()
+    assert last == "src/vec.c"
+    f = root / last
+    f.write_text("static int shifted_first(int y) { return y; }\n" + f.read_text())
+    st = f.stat()
+    os.utime(f, (st.st_atime, st.st_mtime + 5))
+    index(root, db, jobs=1, progress=False)
+    con = duckdb.connect(db, read_only=True)
+    try:
+        wrong = con.execute("""SELECT e.path, e.line, e.dst_qualname, s.qualname FROM edges e
+                               JOIN symbols s ON s.symbol_id = e.dst_id
+                               WHERE e.dst_qualname IS DISTINCT FROM s.qualname""").fetchall()
+        first_new = con.execute("SELECT min(symbol_id) FROM symbols WHERE path = ?", [last]).fetchone()[0]
+    finally:
+        con.close()
+    assert wrong == []
+    assert first_new > before

@@ -619,10 +619,13 @@ def _insert_chunks(con, chunks: list[_Chunk]) -> None:
             **{k: c(k) for k in ("start_line", "end_line", "start_byte", "end_byte", "signature",
                                  "doc", "decorators", "visibility", "is_truncated",
                                  "is_declaration", "body_start_line")}})
+    store.used_ids(con, "files", fid - 1)
+    store.used_ids(con, "symbols", sid - 1)
     tbl, (fids, base, path, lang) = derive("edges")
     if tbl is not None:
         c = tbl.column
         n = tbl.num_rows
+        store.used_ids(con, "edges", eid + n - 1)
         store.insert_columns(con, "edges", {
             "edge_id": store.arrow_array(np.arange(eid, eid + n, dtype=np.int64), pa.int64()),
             "src_id": glob(base, c("src_local")), "kind": c("kind"), "dst_name": c("dst_name"),

@@ -78,7 +78,17 @@ def get_meta(con, key: str, default=None):
 
 
 def next_id(con, table: str, col: str) -> int:
-    return one(con, f"SELECT coalesce(max({col}), 0) + 1 FROM {table}")[0]
+    """The first id for new rows of `table`: above every id it holds, and above every id
+    handed out before (`used_ids`): a re-index deletes a file's rows, and ids given again
+    to other rows would make an edge still naming a deleted symbol point at a stranger."""
+    top = one(con, f"SELECT coalesce(max({col}), 0) FROM {table}")[0]
+    high = get_meta(con, f"{table}_ids_used")
+    return max(top, int(high) if high else 0) + 1
+
+
+def used_ids(con, table: str, last: int) -> None:
+    """Ids up to `last` of `table` have been handed out (`next_id` never gives them again)."""
+    set_meta(con, **{f"{table}_ids_used": str(last)})
 
 
 def insert_columns(con, table: str, columns: dict[str, list]) -> int:
