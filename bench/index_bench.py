@@ -7,7 +7,8 @@ files) in the same run:
   raw parse (targets: <= 3x without, <= 2x with);
 * peak memory of that default index: the largest resident set of the main process and of
   any one worker (target <= 600 MB);
-* re-indexing after changing one file, with resolution, in process (target < 0.25 s) and
+* re-indexing after changing one file, with resolution, in process (target < 0.25 s; then
+  once more in that process, where the resolver's model of the last run is kept) and
   through the CLI, interpreter start included (target < 1.0 s);
 * a small sample repository (pyshop) indexed cold through the CLI (target < 1.0 s).
 
@@ -66,6 +67,15 @@ if touch:
     out["reindex_cpu"] = time.process_time() - c0
     out["reindex_phases"] = r.timings
     out["reindex_changed"] = r.changed
+    # once more: a process that stays (a server, a notebook) re-indexes again and again
+    with open(os.path.join(root, touch), "a", encoding="utf-8") as fh:
+        fh.write("\n\ndef _bench_added_again(x):\n    return x + 2\n")
+    t0, c0 = time.perf_counter(), time.process_time()
+    r = index(root, db, jobs=jobs, progress=False, resolve=resolve)
+    out["reindex2"] = time.perf_counter() - t0
+    out["reindex2_cpu"] = time.process_time() - c0
+    out["reindex2_phases"] = r.timings
+    out["reindex2_kept"] = bool(getattr(getattr(r, "resolve_stats", None), "model_kept", False))
 print(json.dumps(out))
 """
 
@@ -161,6 +171,9 @@ def one_run(args, corpus: str, tmp: str, k: int) -> None:
     print(f"re-index after changing one file, with resolution, in process: {full['reindex']:.3f} s "
           f"(target < 0.25 s) [{full['reindex_changed']} changed; {phases(full['reindex_phases'])}]"
           f"  (cpu {full['reindex_cpu']:.2f} s)")
+    print(f"  the same once more in that process: {full['reindex2']:.3f} s "
+          f"[{'model kept' if full['reindex2_kept'] else 'model loaded'}; {phases(full['reindex2_phases'])}]"
+          f"  (cpu {full['reindex2_cpu']:.2f} s)")
     print(f"re-index after changing one file, with resolution, through the CLI: {cli_reindex[0]:.3f} s "
           f"(target < 1.0 s, interpreter start included)  (cpu {cli_reindex[1]:.2f} s)")
     print(f"pyshop (16 files) indexed cold through the CLI: {cli_shop[0]:.3f} s (target < 1.0 s)"

@@ -37,6 +37,7 @@ class IndexReport:
     changed_paths: list = field(default_factory=list)   # added, changed and removed paths
     timings: dict = field(default_factory=dict)         # seconds per phase: scan, extract, store, resolve
     warnings: list = field(default_factory=list)        # scan warnings (ignore rules dropped...)
+    resolve_stats: object = None                        # `resolve.ResolveStats` of the run, if it resolved
 
     def __str__(self) -> str:
         st = ", ".join(f"{k} {v}" for k, v in sorted(self.by_status.items()))
@@ -496,11 +497,13 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
         t_resolve = time.perf_counter()
         if resolve:
             from .resolve import resolve_edges
-            resolve_edges(con, report.changed_paths, progress=progress)
+            report.resolve_stats = resolve_edges(con, report.changed_paths, progress=progress)
         elif stale_ids:                 # rows were replaced or removed: unbind what pointed there
             _unbind_stale(con)
         elif report.changed_paths:      # only additions: nothing can point at a removed symbol
             store.run(con, "DELETE FROM meta WHERE key = 'resolver_version'")
+        if not resolve and report.changed_paths:     # a model kept in a process no longer fits
+            store.run(con, "DELETE FROM meta WHERE key = 'resolve_token'")
         if meta:                        # in the transaction: the run is complete or absent
             store.set_meta(con, **meta)
         store.run(con, "COMMIT")

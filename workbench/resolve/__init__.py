@@ -6,6 +6,7 @@ family:
 
 =================  =====================================================================
 `model`            what resolution reads from the tables, as Python indexes
+`kept`             models kept in the process between runs (refreshed, not loaded again)
 `values`           the values the evaluator computes with (typed tags), parameters
 `exprs`            expressions as written cut into chains, alternatives and literals
 `memo`             memoised evaluation with cycle cuts

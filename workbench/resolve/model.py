@@ -3,7 +3,9 @@
 Symbols, modules, imports and written bases are loaded once; bindings (`bindings` table:
 assignments, arguments, returns, ...) are grouped by scope, all at once in full runs or
 per file as evaluation reaches them in incremental runs. Each language family adds its
-own indexes (`Language.prepare`), kept in `Model.ext`.
+own indexes (`Language.prepare`), kept in `Model.ext`. A model kept between runs
+(`workbench.resolve.kept`) is brought up to date with `refresh` for the files an
+incremental run changed.
 """
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from collections import defaultdict
 
 from .. import store
 from ..gcpause import release_unused_memory
+from ..languages import SPECS
 from .kinds import CALL_TARGET_KINDS, CLASS_KINDS, NAMESPACE_KINDS
 from .lang import FAMILIES, family_of, rules_of
 from .values import set_rank
@@ -31,24 +34,25 @@ def _interned(texts: list) -> list:
 class Model:
     """Everything resolution needs, loaded once: symbols, modules, imports, bindings."""
 
+    # the symbols' columns, by path and then id: sorting on each file's rank among the paths
+    # (a small join) costs DuckDB much less than sorting the symbols by their path strings
+    _SYMBOL_COLS = """s.symbol_id, s.path, s.language, s.kind, s.name, s.qualname, s.parent_id,
+                      s.signature, s.start_line, s.is_declaration"""
+    _SYMBOLS = f"""SELECT {_SYMBOL_COLS}
+                  FROM symbols s
+                  LEFT JOIN (SELECT path, row_number() OVER (ORDER BY path) AS path_rank
+                             FROM (SELECT DISTINCT path FROM symbols)) r USING (path)
+                  ORDER BY r.path_rank, s.symbol_id"""
+
     def __init__(self, con, bulk_bindings: bool = True):
         self.con = con
         f = cols(con, "SELECT file_id, path, language, module FROM files WHERE status <> 'skipped'")
         self.file_lang = dict(zip(f["path"], f["language"]))
         self.paths = set(f["path"])
-        # by path, then id: sorting on each file's rank among the paths (a small join) costs
-        # DuckDB much less than sorting the symbols by their path strings
-        s = cols(con, """SELECT s.symbol_id, s.path, s.language, s.kind, s.name, s.qualname, s.parent_id,
-                                s.signature, s.start_line, s.is_declaration
-                         FROM symbols s
-                         LEFT JOIN (SELECT path, row_number() OVER (ORDER BY path) AS path_rank
-                                    FROM (SELECT DISTINCT path FROM symbols)) r USING (path)
-                         ORDER BY r.path_rank, s.symbol_id""")
+        s = cols(con, self._SYMBOLS)
         for c in ("path", "language", "kind", "name"):    # one object per distinct text
             s[c] = _interned(s[c])
-        sids, spaths, slangs = s["symbol_id"], s["path"], s["language"]
-        # the order of a fresh index whatever ids an incremental run gave (`values.ordered`)
-        set_rank(dict(zip(sids, range(len(sids)))))
+        sids, spaths = s["symbol_id"], s["path"]
         self.kind = dict(zip(sids, s["kind"]))
         self.name = dict(zip(sids, s["name"]))
         self.qual = dict(zip(sids, s["qualname"]))
@@ -60,17 +64,32 @@ class Model:
         self.decos = dict(zip(d["symbol_id"], d["decorators"]))
         self.line = dict(zip(sids, s["start_line"]))
         self.declarations = {i for i, d in zip(sids, s["is_declaration"]) if d}
-        # per distinct language / path, then one C-level pass per column
-        fam_of = {lang: family_of(lang) for lang in set(slangs)}
-        sfams = list(map(fam_of.__getitem__, slangs))
-        self.fam = dict(zip(sids, sfams))
+        # per distinct language, then one C-level pass per column
+        self._fam_of: dict[str, str] = {}
+        self.fam = dict(zip(sids, self._families(s["language"])))
         # every file a bit, every symbol its file's bit (what an evaluation read: `memo`)
         self.file_index = {p: i for i, p in enumerate(sorted(self.paths))}
-        bits = dict.fromkeys(spaths, 0)
-        bits.update({p: 1 << i for p, i in self.file_index.items()})
-        self.bit_of = dict(zip(sids, map(bits.__getitem__, spaths)))
+        self._bits = dict.fromkeys(spaths, 0)
+        self._bits.update({p: 1 << i for p, i in self.file_index.items()})
+        self.bit_of = dict(zip(sids, map(self._bits.__getitem__, spaths)))
         self._sids, self._spaths = sids, spaths     # in path order: `symbols_in`
         self._path_spans: dict[str, tuple[int, int]] | None = None
+        self._derive()
+        self.fallback_cache: dict[tuple, tuple] = {}   # (family, name|attr, name) -> guess by name
+        self._init_bindings(bulk_bindings)
+
+    def _families(self, langs: list) -> list:
+        fam_of = self._fam_of
+        for lang in set(langs) - fam_of.keys():
+            fam_of[lang] = family_of(lang)
+        return list(map(fam_of.__getitem__, langs))
+
+    def _derive(self) -> None:
+        """Everything computed from the symbols' columns and the tables' imports and bases:
+        the canonical order, children and names, each family's indexes."""
+        sids, spaths = self._sids, self._spaths
+        # the order of a fresh index whatever ids an incremental run gave (`values.ordered`)
+        set_rank(dict(zip(sids, range(len(sids)))))
         self.static: set[int] = set()               # static methods (`@staticmethod`)
         self.classmeth: set[int] = set()            # class methods (`@classmethod`)
         self.prop: set[int] = set()                 # properties (`@property` and friends)
@@ -81,18 +100,20 @@ class Model:
         self._by_qual: dict[str, list[int]] | None = None    # built when first asked: `by_qual`
         self.type_parts: list[int] = []             # parts of a type, not names (Rust `impl` blocks)
         part_kinds = {fam: rules.type_part_kinds for fam, rules in FAMILIES.items() if rules.type_part_kinds}
-        children, by_name = self.children, self.by_name
-        for i, k, n, p, path, fam in zip(sids, s["kind"], s["name"], s["parent_id"], spaths, sfams):
+        children, by_name, kind, name, parent, fam = (self.children, self.by_name, self.kind,
+                                                     self.name, self.parent, self.fam)
+        for i, path in zip(sids, spaths):
+            k, n, p, f = kind[i], name[i], parent[i], fam[i]
             if p is None:
                 if k == "module":
                     self.file_module[path] = i
                 continue
             if k in CALL_TARGET_KINDS:
-                if part_kinds and k in part_kinds.get(fam, ()):
+                if part_kinds and k in part_kinds.get(f, ()):
                     self.type_parts.append(i)
                     continue
-                by_name[(fam, n)].append(i)
-            elif part_kinds and k in part_kinds.get(fam, ()):
+                by_name[(f, n)].append(i)
+            elif part_kinds and k in part_kinds.get(f, ()):
                 self.type_parts.append(i)
                 continue
             kids = children[p]
@@ -103,14 +124,20 @@ class Model:
                 got.append(i)
         for rules in FAMILIES.values():
             rules.prepare(self)
-        self.fallback_cache: dict[tuple, tuple] = {}   # (family, name|attr, name) -> guess by name
-        # imports
-        imp = cols(con, """SELECT rowid AS rid, path, src_id, module, name, alias, line, resolved_path
-                           FROM imports""")
+        self._load_imports()
+        self._load_bases()
+
+    def _load_imports(self) -> None:
+        imp = cols(self.con, """SELECT rowid AS rid, path, src_id, module, name, alias, line, resolved_path
+                                FROM imports""")
         self.imports = [dict(zip(imp.keys(), row)) for row in zip(*imp.values())] if imp else []
         self.imports_by_scope: dict[int, dict[str, list[dict]]] = defaultdict(dict)
         self.star_imports: dict[int, list[dict]] = defaultdict(list)
-        for row in self.imports:
+        self._bind_imports(self.imports)
+
+    def _bind_imports(self, rows: list[dict]) -> None:
+        """Each imports row's family and scope; the names it binds there."""
+        for row in rows:
             fam = family_of(self.file_lang.get(row["path"]))
             row["family"] = fam
             scope = self.ns(row["src_id"]) if row["src_id"] is not None else self.file_module.get(row["path"])
@@ -120,9 +147,11 @@ class Model:
                     self.star_imports[scope].append(row)
                 else:
                     self.imports_by_scope[scope].setdefault(bound, []).append(row)
-        # inherits / implements (all of them: MRO crosses files)
-        inh = cols(con, """SELECT src_id, dst_name, kind FROM edges
-                           WHERE kind IN ('inherits', 'implements') ORDER BY path, edge_id""")
+
+    def _load_bases(self) -> None:
+        """inherits / implements (all of them: MRO crosses files)."""
+        inh = cols(self.con, """SELECT src_id, dst_name, kind FROM edges
+                                WHERE kind IN ('inherits', 'implements') ORDER BY path, edge_id""")
         self.bases_written: dict[int, list[str]] = defaultdict(list)
         self.subclasses_written: dict[str, list[int]] = defaultdict(list)
         for src, dst, k in zip(inh["src_id"], inh["dst_name"], inh["kind"]):
@@ -130,6 +159,8 @@ class Model:
             self.subclasses_written[dst.rsplit(".", 1)[-1]].append(src)
         for rules in FAMILIES.values():
             rules.prepare_bases(self)
+
+    def _init_bindings(self, bulk_bindings: bool) -> None:
         # bindings: by scope, loaded per file on demand (or all at once)
         self._bind_loaded = False
         self.binds: dict[int, dict[str, list[tuple]]] = defaultdict(dict)   # scope -> name -> rows
@@ -150,6 +181,249 @@ class Model:
         self._lazy_loaded: set[str] = set()
         if bulk_bindings:
             self._load_bindings()
+
+    # ------------------------------------------------------------ kept between runs
+    def refresh(self, con, changed) -> None:
+        """Bring a model built by an earlier run up to date with the tables, after the
+        files `changed` were re-indexed (their rows replaced; no file added or removed,
+        the same files skipped: an incremental run). Reads only the changed files' rows
+        again, plus imports and bases; everything derived is computed again. Evaluation
+        state (`fallback_cache`, families' caches in `ext`) starts afresh.
+
+        The result equals `Model(con)` for what evaluation reads, bindings included: those
+        loaded before stay loaded, the changed files' rows are swapped in (`_swap_bindings`)."""
+        self.con = con
+        changed = sorted(set(changed) & self.paths)
+        old = self.symbols_in(changed)
+        s = cols(con, f"""SELECT {self._SYMBOL_COLS}, s.decorators FROM symbols s
+                          WHERE list_contains($p, s.path) ORDER BY s.path, s.symbol_id""", {"p": changed})
+        for c in ("path", "language", "kind", "name"):
+            s[c] = _interned(s[c])
+        new, npaths = s["symbol_id"], s["path"]
+        gone = [(i, self.kind.get(i), self.name.get(i), self.parent.get(i), self.fam.get(i), self.path.get(i))
+                for i in old]
+        for table in (self.kind, self.name, self.qual, self.parent, self.path, self.sig, self.line,
+                      self.fam, self.bit_of, self.decos):
+            for i in old:
+                table.pop(i, None)
+        self.declarations.difference_update(old)
+        self.kind.update(zip(new, s["kind"]))
+        self.name.update(zip(new, s["name"]))
+        self.qual.update(zip(new, s["qualname"]))
+        self.parent.update(zip(new, s["parent_id"]))
+        self.path.update(zip(new, npaths))
+        self.sig.update(zip(new, s["signature"]))
+        self.line.update(zip(new, s["start_line"]))
+        self.declarations.update(i for i, d in zip(new, s["is_declaration"]) if d)
+        self.decos.update((i, d) for i, d in zip(new, s["decorators"]) if d)
+        self.fam.update(zip(new, self._families(s["language"])))
+        self.bit_of.update(zip(new, map(self._bits.__getitem__, npaths)))
+        # the columns in path order again: unchanged files' spans, the new rows in their place
+        spans = self._spans()
+        mine: dict[str, list[int]] = defaultdict(list)
+        for i, p in zip(new, npaths):
+            mine[p].append(i)
+        sids, spaths, new_spans = [], [], {}
+        for p in sorted(spans.keys() - set(changed) | mine.keys()):
+            got = mine.get(p)
+            start = len(sids)
+            if got is None:
+                a, b = spans[p]
+                sids.extend(self._sids[a:b])
+                spaths.extend(self._spaths[a:b])
+            else:
+                sids.extend(got)
+                spaths.extend([p] * len(got))
+            new_spans[p] = (start, len(sids))
+        self._sids, self._spaths, self._path_spans = sids, spaths, new_spans
+        # a C++ function defined out of line turns `method` or `function` as declarations
+        # elsewhere come and go (`indexer._mark_out_of_line_methods`): kinds read again
+        ool = sorted({lang for lang in self._fam_of if lang in SPECS and SPECS[lang].out_of_line_methods})
+        if ool:
+            k = cols(con, """SELECT symbol_id, kind FROM symbols
+                             WHERE list_contains($l, language) AND kind IN ('function', 'method')""",
+                     {"l": ool})
+            self.kind.update(zip(k["symbol_id"], _interned(k["kind"])))
+        if any(FAMILIES[f].prepare_adds_members for f in set(self._fam_of.values()) if f in FAMILIES):
+            self._derive()              # Go, Rust: members attached across files, computed again
+        else:
+            self._derive_changed(gone, new, changed)
+        self.fallback_cache = {}
+        self._swap_bindings(set(old), changed)
+
+    def _derive_changed(self, gone: list[tuple], new: list[int], changed: list[str]) -> None:
+        """`_derive` for a refresh: the derived indexes patched where the changed files'
+        symbols were (`gone`: id, kind, name, parent, family, path) and are now (`new`),
+        each list kept in the load order. Only for families whose `prepare` adds nothing to
+        the model's own indexes."""
+        sids = self._sids
+        set_rank(dict(zip(sids, range(len(sids)))))
+        prank = {p: i for i, p in enumerate(self._path_spans)}
+        path_of = self.path
+
+        def by_path(i):
+            return prank[path_of[i]]
+
+        old = {g[0] for g in gone}
+        children, by_name, file_module = self.children, self.by_name, self.file_module
+        touched_names = set()
+        for i, k, n, p, f, path in gone:
+            children.pop(i, None)
+            if p is None:
+                if k == "module" and file_module.get(path) == i:
+                    del file_module[path]
+                continue
+            if k in CALL_TARGET_KINDS:
+                lst = by_name.get((f, n))
+                if lst is not None and i in lst:
+                    lst.remove(i)
+                    touched_names.add((f, n))
+            if p not in old:                    # a parent in another file (none today)
+                lst = children.get(p, {}).get(n)
+                if lst is not None and i in lst:
+                    lst.remove(i)
+        kind, name, parent, fam = self.kind, self.name, self.parent, self.fam
+        for i in new:
+            k, n, p, f = kind[i], name[i], parent[i], fam[i]
+            if p is None:
+                if k == "module":
+                    file_module[path_of[i]] = i
+                continue
+            if k in CALL_TARGET_KINDS:
+                by_name[(f, n)].append(i)
+                touched_names.add((f, n))
+            kids = children[p]
+            got = kids.get(n)
+            if got is None:
+                kids[n] = [i]
+            else:
+                got.append(i)
+        for key in touched_names:
+            lst = by_name.get(key)
+            if not lst:
+                by_name.pop(key, None)
+            else:
+                lst.sort(key=by_path)           # stable: ids within a file stay in order
+        self._by_qual = None
+        old_ext, self.ext = self.ext, {}
+        for rules in FAMILIES.values():
+            rules.refresh(self, old_ext, gone, new)
+        self._refresh_imports(changed, old)
+        self._refresh_bases(changed, old, by_path)
+
+    def _refresh_imports(self, changed: list[str], old: set[int]) -> None:
+        """The imports rows again, in table order: the kept rows of unchanged files (their
+        row ids and resolved paths read again), the changed files' rows new. Loaded in full
+        when the table's order is not the one expected."""
+        chg = set(changed)
+        t = cols(self.con, "SELECT rowid AS rid, path, line, resolved_path FROM imports")
+        fresh = cols(self.con, """SELECT rowid AS rid, path, src_id, module, name, alias, line, resolved_path
+                                  FROM imports WHERE list_contains($p, path)""", {"p": changed})
+        fresh_rows = iter([dict(zip(fresh.keys(), row)) for row in zip(*fresh.values())] if fresh else [])
+        kept = iter([r for r in self.imports if r["path"] not in chg])
+        rows, added = [], []
+        for rid, path, line, rpath in zip(t["rid"], t["path"], t["line"], t["resolved_path"]):
+            r = next(fresh_rows if path in chg else kept, None)
+            if r is None or r["path"] != path or r["line"] != line:
+                self._load_imports()            # not the order expected: everything again
+                return
+            if path in chg:
+                added.append(r)
+            else:
+                r["rid"], r["resolved_path"] = rid, rpath
+            rows.append(r)
+        if next(kept, None) is not None or next(fresh_rows, None) is not None:
+            self._load_imports()
+            return
+        self.imports = rows
+        for table in (self.imports_by_scope, self.star_imports):
+            for i in old:
+                table.pop(i, None)
+        self._bind_imports(added)
+
+    def _refresh_bases(self, changed: list[str], old: set[int], by_path) -> None:
+        touched = set()
+        for i in old:
+            for dst in self.bases_written.pop(i, ()):
+                last = dst.rsplit(".", 1)[-1]
+                lst = self.subclasses_written.get(last)
+                if lst is not None and i in lst:
+                    lst.remove(i)
+                    touched.add(last)
+        inh = cols(self.con, """SELECT src_id, dst_name FROM edges
+                                WHERE kind IN ('inherits', 'implements') AND list_contains($p, path)
+                                ORDER BY path, edge_id""", {"p": changed})
+        for src, dst in zip(inh["src_id"], inh["dst_name"]):
+            self.bases_written[src].append(dst)
+            last = dst.rsplit(".", 1)[-1]
+            self.subclasses_written[last].append(src)
+            touched.add(last)
+        for last in touched:
+            lst = self.subclasses_written.get(last)
+            if not lst:
+                self.subclasses_written.pop(last, None)
+            else:
+                lst.sort(key=by_path)
+
+    def _spans(self) -> dict[str, tuple[int, int]]:
+        """Path -> (start, end) of its symbols in the load order."""
+        if self._path_spans is None:
+            spans, ps = {}, self._spaths
+            start = 0
+            for i in range(1, len(ps) + 1):
+                if i == len(ps) or ps[i] != ps[start]:
+                    spans[ps[start]] = (start, i)
+                    start = i
+            self._path_spans = spans
+        return self._path_spans
+
+    def _swap_bindings(self, old: set[int], changed: list[str]) -> None:
+        """Drop the bindings rows of the symbols `old` (the changed files' scopes before the
+        re-index) and, where the model holds a file's or a callee's rows, put the changed
+        files' new rows in, in the order a fresh load gives them."""
+        for table in (self.binds, self.returns, self.yields, self.elements, self.attr_binds, self.exports):
+            for i in old:
+                table.pop(i, None)
+        for k in [k for k in self.receivers if k[0] in old]:
+            del self.receivers[k]
+        # the whole-table Arrow copy of incremental runs is stale now
+        self._lazy_tbl, self._lazy_paths, self._lazy_keys, self._lazy_key_idx = None, {}, {}, None
+        c = cols(self.con, f"""SELECT src_id, kind, name, value, value_type, value_id, line,
+                                      {self._CALLEE_KEY} AS callee_key
+                               FROM bindings WHERE list_contains($p, path)
+                               ORDER BY path, line, rowid""", {"p": changed})
+        if self._bind_loaded:
+            # every file's rows are here: add the changed files' (argument rows apart)
+            self._add_rows(c["src_id"], c["kind"], c["name"], c["value"], c["value_type"],
+                           c["value_id"], c["line"], [None] * len(c["kind"]))
+        else:                                   # from now on per file, as evaluation reaches them
+            self.lazy = True
+            self._lazy_loaded.difference_update(changed)
+        # argument rows, by callee: drop the old ones of every callee held, merge the new ones
+        # in for the callees held (all of them when every row is loaded)
+        complete = self._bind_loaded
+        fresh: dict[str, list[tuple]] = defaultdict(list)
+        ns = self.ns
+        for src, kind, name, value, vtype, vid, line, key in zip(
+                c["src_id"], c["kind"], c["name"], c["value"], c["value_type"], c["value_id"], c["line"],
+                c["callee_key"]):
+            if key and (complete or key in self.args_by_callee):
+                scope = ns(src)
+                if scope is not None:
+                    fresh[key].append((scope, kind, name, value, vtype, vid, line))
+        rank = {p: i for i, p in enumerate(self._spans())}
+        path = self.path
+        for key in list(self.args_by_callee):
+            rows = self.args_by_callee[key]
+            kept = [r for r in rows if r[0] not in old]
+            add = fresh.pop(key, None)
+            if add:
+                kept.extend(add)
+                kept.sort(key=lambda r: rank[path[r[0]]])     # stable: each file's own order
+            if len(kept) != len(rows) or add:
+                self.args_by_callee[key] = kept
+        for key, add in fresh.items():          # callees nothing called before (complete only)
+            self.args_by_callee[key] = add
 
     # ------------------------------------------------------------ small helpers
     def ns(self, sid: int | None) -> int | None:
@@ -173,17 +447,10 @@ class Model:
 
     def symbols_in(self, paths) -> list[int]:
         """The symbols of the files `paths`, by path and then id (the load order)."""
-        if self._path_spans is None:
-            spans, ps = {}, self._spaths
-            start = 0
-            for i in range(1, len(ps) + 1):
-                if i == len(ps) or ps[i] != ps[start]:
-                    spans[ps[start]] = (start, i)
-                    start = i
-            self._path_spans = spans
+        spans = self._spans()
         out: list[int] = []
         for path in sorted(set(paths)):
-            span = self._path_spans.get(path)
+            span = spans.get(path)
             if span is not None:
                 out.extend(self._sids[span[0]:span[1]])
         return out

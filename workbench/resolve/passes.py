@@ -12,11 +12,14 @@ their target's qualname now: `deps.rebind`), and the edges whose target name or 
 hierarchy the change may affect. They turn
 bindings into Python objects only for the files evaluation reaches (argument rows: only
 for the callee names it asks about), from the same bulk query kept as Arrow, and rebuild
-`call_candidates` only for the edges they touched (plus rows a change made stale).
+`call_candidates` only for the edges they touched (plus rows a change made stale). When
+the process still holds the model of the run that wrote the database (`kept`), an
+incremental run refreshes that model for the changed files instead of loading it.
 """
 from __future__ import annotations
 
 import time
+import warnings
 from array import array
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -29,7 +32,7 @@ from ..versions import resolver_version
 from .evaluate import Resolver
 from .exprs import alternatives, parse_chain
 from .kinds import CLASS_KINDS
-from . import deps
+from . import deps, kept
 from .lang import rules_of
 from .model import Model
 from .values import BOUND, BUILTIN, EXT, INST, MODULE, SYM, ordered, rank_of
@@ -46,6 +49,7 @@ class ResolveStats:
     updated: int = 0                # rows written back
     files: int = 0                  # source files whose edges were evaluated
     full: bool = True
+    model_kept: bool = False        # the model of an earlier run in this process, refreshed
     seconds: float = 0.0
     by_resolution: dict = field(default_factory=dict)
 
@@ -170,7 +174,19 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False) -> ResolveS
         stats.seconds = time.perf_counter() - t0
         return stats
     stats.full = full
-    model = Model(con, bulk_bindings=full)
+    # the model an earlier run in this process left for this state of the database: refreshed
+    # for the changed files in an incremental run, let go before a full one builds its own
+    model = kept.take(store.get_meta(con, "resolve_token"))
+    if model is not None and not full:
+        try:
+            model.refresh(con, changed_paths)
+            stats.model_kept = True
+        except Exception as exc:        # never worse than no kept model: build it afresh
+            warnings.warn(f"the kept resolution model could not be refreshed ({exc!r}); loading it again")
+            model = None
+    if not stats.model_kept:
+        model = None
+        model = Model(con, bulk_bindings=full)
     scope_paths = None if full else deps.affected(con, model, list(changed_paths))
     if scope_paths is not None:
         model.prefetch(*deps.previous_reads(con, scope_paths))
@@ -178,7 +194,7 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False) -> ResolveS
     rows, imp_rows, reads = _resolve_set(con, model, res, scope_paths, progress)
     # evaluation is done: let its memo and the bindings go before the writes need memory
     del res
-    if full:
+    if full:        # a kept model loads them again per file, as later runs reach them
         model.release_bindings()
     stats.files = len(reads)
     stats.edges = rows.n
@@ -190,7 +206,9 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False) -> ResolveS
         _write_candidates(con, list(rows.edge_ids), sorted(changed_paths))
     del rows
     deps.write(con, model, reads, full)
-    store.set_meta(con, resolver_version=RESOLVER_VERSION)
+    token = kept.new_token()
+    store.set_meta(con, resolver_version=RESOLVER_VERSION, resolve_token=token)
+    kept.put(token, model)
     stats.seconds = time.perf_counter() - t0
     return stats
 

@@ -72,9 +72,20 @@ class Language:
     #: variables holding an object literal with functions are namespaces of those (JS)
     object_literal_members: bool = False
 
+    #: `prepare` adds to the model's own indexes (members attached to a type in another
+    #: file: Go methods, Rust `impl` blocks), so a kept model is derived again in full
+    prepare_adds_members: bool = False
+
     # ---------------------------------------------------------------- the model
     def prepare(self, m) -> None:
         """Add this family's indexes to the model (after symbols, before imports)."""
+
+    def refresh(self, m, old_ext: dict, gone: list[tuple], new: list[int]) -> None:
+        """Bring this family's indexes up to date in a kept model whose changed files'
+        symbols `gone` (id, kind, name, parent, family, path) are now `new` (ids;
+        `Model.refresh`); `old_ext` holds the indexes as they were, `m.ext` starts empty.
+        By default `prepare` again."""
+        self.prepare(m)
 
     def prepare_bases(self, m) -> None:
         """Adjust the written bases once `inherits` / `implements` rows are loaded."""

@@ -72,6 +72,7 @@ def _package_clause(m, path: str) -> str | None:
 
 class Go(Language):
     family = "go"
+    prepare_adds_members = True
     languages = ("go",)
     literal_types = {"true": "bool", "false": "bool", "interpreted_string_literal": "string",
                      "raw_string_literal": "string", "int_literal": "int"}

@@ -158,17 +158,39 @@ class Python(Language):
 
     # ---------------------------------------------------------------- the model
     def prepare(self, m) -> None:
-        for i, decos in m.decos.items():
+        self._mark_decorated(m, m.decos)
+        m.ext["python"] = _Modules(m)
+
+    @staticmethod
+    def _mark_decorated(m, ids) -> None:
+        for i in ids:
             if m.fam.get(i) != "python":
                 continue
-            for d in decos:
+            for d in m.decos[i]:
                 if d.startswith("@staticmethod"):
                     m.static.add(i)
                 elif d.startswith("@classmethod"):
                     m.classmeth.add(i)
                 elif d.startswith(("@property", "@functools.cached_property", "@cached_property")):
                     m.prop.add(i)
-        m.ext["python"] = _Modules(m)
+
+    def refresh(self, m, old_ext, gone, new) -> None:
+        """The decorators of the changed files' symbols again; their modules renamed (a
+        file keeps its module name, from its path, under a new id)."""
+        ids = {g[0] for g in gone}
+        for s in (m.static, m.classmeth, m.prop):
+            s.difference_update(ids)
+        self._mark_decorated(m, [i for i in new if i in m.decos])
+        mods = old_ext.get("python")
+        moved = {g[0]: m.file_module.get(g[5]) for g in gone if g[3] is None and g[1] == "module"}
+        if mods is None or None in moved.values():
+            m.ext["python"] = _Modules(m)
+            return
+        for table in (mods.by_name, mods.alias):
+            for key, mid in table.items():
+                if mid in moved:
+                    table[key] = moved[mid]
+        m.ext["python"] = mods
 
     def bound_names(self, row: dict) -> list[str]:
         mod, name, alias = row["module"], row["name"], row["alias"]

@@ -76,6 +76,7 @@ def _children_dir(path: str) -> str:
 
 class Rust(Language):
     family = "rust"
+    prepare_adds_members = True
     languages = ("rust",)
     literal_types = {"raw_string_literal": "string"}
     type_part_kinds = frozenset({"impl"})

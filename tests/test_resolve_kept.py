@@ -1,0 +1,204 @@
+"""A model kept in the process between index runs and refreshed for the changed files
+(`Model.refresh`) holds what a model loaded afresh from the tables holds, and the edges of
+such runs equal those of a fresh index of the edited tree."""
+from __future__ import annotations
+
+import random
+import shutil
+import sysconfig
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from drift import differences, mutate
+from workbench import store
+from workbench.indexer import index
+from workbench.resolve import kept, values
+from workbench.resolve.model import Model
+
+REPO = Path(__file__).resolve().parent.parent
+SAMPLES = REPO / "sample_repos"
+STDLIB = Path(sysconfig.get_paths()["stdlib"])
+
+
+def _plain(obj):
+    """Nested dicts / lists / sets with empty containers left out (a defaultdict read for a
+    missing key leaves one behind)."""
+    if isinstance(obj, dict):
+        out = {}
+        for k, v in obj.items():
+            v = _plain(v)
+            if v not in ({}, [], set(), None) or not isinstance(obj[k], (dict, list, set)):
+                out[k] = v
+        return out
+    if isinstance(obj, list):
+        return [_plain(v) for v in obj]
+    return obj
+
+
+def _no_rid(obj):
+    """Imports rows without their row id: DuckDB renumbers rows when it compacts a table
+    after the run (a refresh reads the ids again, in its own transaction)."""
+    if isinstance(obj, dict) and "rid" in obj:
+        return {k: v for k, v in obj.items() if k != "rid"}
+    if isinstance(obj, dict):
+        return {k: _no_rid(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_no_rid(v) for v in obj]
+    return obj
+
+
+_CORE = ("kind", "name", "qual", "parent", "path", "sig", "line", "fam", "bit_of", "decos",
+         "declarations", "static", "classmeth", "prop", "file_module", "type_parts", "_sids",
+         "_spaths", "children", "by_name", "imports", "imports_by_scope", "star_imports",
+         "bases_written", "subclasses_written", "file_index", "paths", "file_lang")
+_BINDINGS = ("binds", "returns", "yields", "elements", "attr_binds", "exports")
+
+
+def _check_same(kept_model: Model, con) -> None:
+    """Every index of `kept_model` equals that of a model built now from `con`; bindings:
+    every scope and callee the kept model holds equals the fresh model's."""
+    kept_rank = dict(values._RANK)
+    kept_model._path_spans = kept_model._spans()
+    fresh = Model(con, bulk_bindings=True)
+    assert kept_rank == dict(values._RANK)
+    for name in _CORE:
+        a, b = _no_rid(_plain(getattr(kept_model, name))), _no_rid(_plain(getattr(fresh, name)))
+        assert a == b, f"model index {name} differs after refresh"
+    assert kept_model._spans() == fresh._spans()
+    if "python" in fresh.ext:
+        assert kept_model.ext["python"].by_name == fresh.ext["python"].by_name
+        assert kept_model.ext["python"].alias == fresh.ext["python"].alias
+    for name in _BINDINGS:
+        mine, theirs = getattr(kept_model, name), getattr(fresh, name)
+        for scope, got in mine.items():
+            if got:
+                assert _plain(got) == _plain(theirs.get(scope)), f"{name} of scope {scope} differs"
+    for key, rows in kept_model.args_by_callee.items():
+        assert list(rows) == list(fresh.args_by_callee.get(key, ())), f"argument rows of {key} differ"
+    for key, texts in kept_model.receivers.items():
+        assert texts == fresh.receivers.get(key)
+
+
+@pytest.fixture
+def checked(monkeypatch):
+    """Every `Model.refresh` is followed by the comparison with a model built afresh from
+    the same connection, inside the run (row ids and resolved paths are those of the
+    moment); returns the list of refreshes checked."""
+    done = []
+    refresh = Model.refresh
+
+    def refresh_and_check(self, con, changed):
+        refresh(self, con, changed)
+        _check_same(self, con)
+        done.append(sorted(changed))
+
+    monkeypatch.setattr(Model, "refresh", refresh_and_check)
+    return done
+
+
+def _index_and_check(root: Path, db: str, fresh_db: str):
+    report = index(root, db, jobs=1, progress=False)
+    assert report.changed_paths
+    Path(fresh_db).unlink(missing_ok=True)
+    index(root, fresh_db, jobs=1, progress=False)
+    assert differences(db, fresh_db) == []
+    return report
+
+
+# edits that keep every file: a definition added, text duplicated (every name defined
+# twice), a file emptied of its second half; per language, appended in its own syntax
+_ADD = {".py": "\n\ndef _kept_added(x):\n    return helper_kept(x).strip()\n\ndef helper_kept(y):\n    return str(y)\n",
+        ".go": "\n\nfunc keptAdded(x int) int {\n\treturn keptHelper(x) + 1\n}\n\nfunc keptHelper(y int) int {\n\treturn y\n}\n",
+        ".rs": "\n\npub fn kept_added(x: i32) -> i32 {\n    kept_helper(x) + 1\n}\n\nfn kept_helper(y: i32) -> i32 {\n    y\n}\n",
+        ".java": "\n\nclass KeptAdded {\n    int run(int x) { return new KeptAdded().helper(x); }\n    int helper(int y) { return y; }\n}\n",
+        ".ts": "\n\nexport function keptAdded(x: number): number {\n  return keptHelper(x) + 1;\n}\n\nfunction keptHelper(y: number): number {\n  return y;\n}\n",
+        ".c": "\n\nstatic int kept_helper(int y) { return y; }\nint kept_added(int x) { return kept_helper(x) + 1; }\n",
+        ".cpp": "\n\nnamespace kept { int helper(int y) { return y; } int added(int x) { return helper(x) + 1; } }\n",
+        ".h": "\n\nint kept_declared(int x);\n",
+        ".hpp": "\n\nnamespace kept { struct Added { int run(int x); }; }\n"}
+
+
+def _edit(path: Path, rng: random.Random) -> None:
+    text = path.read_text(encoding="utf-8")
+    how = rng.choice(("add", "twice", "half"))
+    if how == "add" and path.suffix in _ADD:
+        text += _ADD[path.suffix]
+    elif how == "twice":
+        text = text + "\n" + text
+    else:
+        lines = text.splitlines(keepends=True)
+        text = "".join(lines[: max(1, len(lines) // 2)])
+    path.write_text(text, encoding="utf-8")
+    st = path.stat()
+    import os
+    os.utime(path, (st.st_atime, st.st_mtime + 5))
+
+
+@pytest.mark.parametrize("sample", ["pyshop", "tsapp", "javaservice", "goservice", "rustlib", "cnative"])
+def test_kept_model_equals_a_fresh_one_after_edits(tmp_path, sample, checked):
+    root = tmp_path / sample
+    shutil.copytree(SAMPLES / sample, root)
+    db, fresh_db = str(tmp_path / "inc.duckdb"), str(tmp_path / "fresh.duckdb")
+    index(root, db, jobs=1, progress=False)
+    files = sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in _ADD)
+    assert files
+    rng = random.Random(sample)
+    for _ in range(4):
+        for path in rng.sample(files, k=min(2, len(files))):
+            _edit(path, rng)
+        report = _index_and_check(root, db, fresh_db)
+        assert report.resolve_stats.model_kept
+    assert len(checked) == 4
+
+
+def test_kept_model_on_stdlib_edits(tmp_path, checked):
+    """Real code, edited the way people edit it (files added and deleted too: those runs
+    build the model afresh, the next ones refresh it)."""
+    root = tmp_path / "corpus"
+    for part in ("json", "email", "http", "logging", "argparse.py", "shutil.py", "enum.py", "types.py"):
+        src = STDLIB / part
+        if src.is_dir():
+            shutil.copytree(src, root / part, ignore=shutil.ignore_patterns("__pycache__", "test*"))
+        else:
+            root.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, root / part)
+    db, fresh_db = str(tmp_path / "inc.duckdb"), str(tmp_path / "fresh.duckdb")
+    index(root, db, jobs=1, progress=False)
+    rng = random.Random(11)
+    for trial in range(3):
+        mutate(root, rng, n_files=3, add_delete=(trial == 1))
+        _index_and_check(root, db, fresh_db)
+    assert len(checked) >= 1
+
+
+def test_a_model_is_kept_only_for_its_own_database_state(tmp_path):
+    """Another writer (here: a run without resolution) leaves no token the kept model
+    answers to: the next run builds its model afresh, and its edges equal a fresh index."""
+    root = tmp_path / "pyshop"
+    shutil.copytree(SAMPLES / "pyshop", root)
+    db, fresh_db = str(tmp_path / "inc.duckdb"), str(tmp_path / "fresh.duckdb")
+    index(root, db, jobs=1, progress=False)
+    files = sorted(root.rglob("*.py"))
+    _edit(files[0], random.Random(1))
+    index(root, db, jobs=1, progress=False, resolve=False)
+    con = duckdb.connect(db, read_only=True)
+    try:
+        assert store.get_meta(con, "resolve_token") is None
+    finally:
+        con.close()
+    _edit(files[1], random.Random(2))
+    report = index(root, db, jobs=1, progress=False)
+    assert report.resolve_stats is not None and not report.resolve_stats.model_kept
+    index(root, fresh_db, jobs=1, progress=False)
+    assert differences(db, fresh_db) == []
+
+
+def test_forget_lets_kept_models_go(tmp_path):
+    root = tmp_path / "pyshop"
+    shutil.copytree(SAMPLES / "pyshop", root)
+    index(root, str(tmp_path / "a.duckdb"), jobs=1, progress=False)
+    assert kept.kept() >= 1
+    kept.forget()
+    assert kept.kept() == 0

@@ -1,0 +1,60 @@
+"""Models kept in the process between runs, so an incremental run on the same database
+refreshes the last model instead of loading every symbol again (an MCP server or a
+notebook re-indexing after each edit).
+
+A model is kept under a token the run also writes into the database's `meta`
+(`resolve_token`). The next run takes the model back only if the database still carries
+that token: any other writer (another process, a run without resolution, a run that
+failed and rolled back) leaves a different token or none, and the model is built afresh.
+At most `KEEP` models are kept (the most recently used); `forget()` lets them all go.
+"""
+from __future__ import annotations
+
+import os
+import threading
+import uuid
+from collections import OrderedDict
+
+#: how many models a process keeps (0: none). The environment variable
+#: `WORKBENCH_KEEP_MODELS` sets it at import.
+KEEP = int(os.environ.get("WORKBENCH_KEEP_MODELS", "2") or 0)
+
+_models: OrderedDict = OrderedDict()
+_lock = threading.Lock()
+
+
+def new_token() -> str:
+    return uuid.uuid4().hex
+
+
+def take(token: str | None):
+    """The model kept under `token` (no longer kept: the caller changes it), or None."""
+    if token is None:
+        return None
+    with _lock:
+        return _models.pop(token, None)
+
+
+def put(token: str, model) -> None:
+    """Keep `model` under `token`, dropping the least recently kept beyond `KEEP`."""
+    if KEEP <= 0:
+        return
+    with _lock:
+        _models[token] = model
+        _models.move_to_end(token)
+        while len(_models) > KEEP:
+            _models.popitem(last=False)
+
+
+def forget() -> None:
+    """Let every kept model go (their memory is freed with them)."""
+    with _lock:
+        _models.clear()
+
+
+def kept() -> int:
+    """How many models are kept now."""
+    return len(_models)
+
+
+__all__ = ["KEEP", "new_token", "take", "put", "forget", "kept"]
