@@ -202,3 +202,29 @@ def test_forget_lets_kept_models_go(tmp_path):
     assert kept.kept() >= 1
     kept.forget()
     assert kept.kept() == 0
+
+
+def test_a_run_that_fails_leaves_no_model_behind(tmp_path, monkeypatch):
+    """A run that fails after refreshing the model rolls the database back: the model no
+    longer matches it and must not be used by the next run."""
+    from workbench.resolve import passes
+    root = tmp_path / "pyshop"
+    shutil.copytree(SAMPLES / "pyshop", root)
+    db, fresh_db = str(tmp_path / "inc.duckdb"), str(tmp_path / "fresh.duckdb")
+    index(root, db, jobs=1, progress=False)
+    files = sorted(root.rglob("*.py"))
+    _edit(files[2], random.Random(3))
+    index(root, db, jobs=1, progress=False)          # leaves a refreshable model
+    _edit(files[3], random.Random(4))
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("disk full")
+
+    with monkeypatch.context() as mp:
+        mp.setattr(passes, "_write_back", broken)
+        with pytest.raises(RuntimeError):
+            index(root, db, jobs=1, progress=False)
+    report = index(root, db, jobs=1, progress=False)
+    assert not report.resolve_stats.model_kept
+    index(root, fresh_db, jobs=1, progress=False)
+    assert differences(db, fresh_db) == []
