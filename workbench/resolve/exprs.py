@@ -103,11 +103,15 @@ def split_top(s: str, seps: tuple[str, ...]) -> list[str]:
 _ALT_SEPS = (" or ", " and ", " if ", " else ", "||", "&&", "??", " ? ", " : ")
 
 
-@lru_cache(maxsize=65536)
 def alternatives(text: str) -> tuple[str, ...]:
     """The operands a value may come from: ``a or b`` -> (a, b); ``x if c else y`` -> (x, c, y)."""
     if " " not in text and "|" not in text and "&" not in text and "?" not in text:
-        return (text.strip(),)
+        return (text.strip(),)       # most texts: not worth a place in the cache
+    return _alternatives(text)
+
+
+@lru_cache(maxsize=65536)
+def _alternatives(text: str) -> tuple[str, ...]:
     parts = split_top(text, _ALT_SEPS)
     return tuple(parts) if len(parts) > 1 else (text.strip(),)
 
