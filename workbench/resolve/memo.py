@@ -37,9 +37,10 @@ class Memo:
     __slots__ = ("clean", "old", "max_clean", "local", "max_depth", "bit_of", "_pos", "_frames", "_files",
                  "_names", "_shared")
 
-    #: clean results kept per generation: ~200 bytes each plus their values (the
-    #: standard library makes ~100,000 clean results)
-    MAX_CLEAN = 25_000
+    #: clean results kept per generation: ~200 bytes each plus their values. The standard
+    #: library makes ~100,000 clean results; with 30,000 a full run evaluates 4% more
+    #: times (25,000: 6%, 12,000: 13%) and keeps ~30 MB less
+    MAX_CLEAN = 30_000
 
     def __init__(self, max_depth: int, bit_of: dict | None = None, max_clean: int | None = None):
         self.clean: dict = {}            # key -> (result, depth reached below its own, files, names)
