@@ -79,3 +79,25 @@ def test_tiny_bound_gives_the_edges_of_an_unbounded_memo(tmp_path, monkeypatch):
         kept.clear()
         assert bounded == unbounded, root.name
         assert any(r[5] != "unresolved" for r in unbounded), root.name
+
+
+def test_provides_in_small_groups_gives_the_same_tokens(tmp_path, monkeypatch):
+    """`deps` gathers what files provide a group of files at a time (memory): the groups
+    must not change the tokens or their digests."""
+    import duckdb
+
+    from workbench.resolve import deps
+    from workbench.resolve.model import Model
+    db = tmp_path / "p.duckdb"
+    _edges(ROOT / "tests" / "callgraph_cases", db)
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        m = Model(con, bulk_bindings=True)
+        paths = set(m.paths)
+        whole = deps._provides(con, m, paths)
+        monkeypatch.setattr(deps, "_PROVIDES_GROUP", 3)
+        assert deps._provides(con, m, paths) == whole
+        assert len(paths) > 3 * 3 and any(t.startswith("a:") for v in whole.values() for t in v)
+        assert {t[:2] for v in whole.values() for t in v} >= {"a:", "b:"}
+    finally:
+        con.close()
