@@ -7,8 +7,13 @@ entered the cycle, or how deep it was, so they are kept apart:
 
 * a *clean* result - its evaluation met no cut at or below its own key and no depth
   limit, used no kept-apart result, and the key is on no cycle - is the same whatever
-  asks for it, wherever it is asked: it is memoised for the whole run, with the depth
-  its evaluation reached;
+  asks for it, wherever it is asked: it is memoised for the run, with the depth its
+  evaluation reached, as long as it is still in use: clean results are kept in two
+  generations of at most `max_clean` results each; when the young one is full it
+  becomes the old one and the old one is dropped, and a result found in the old one
+  moves back to the young one. A dropped result is evaluated again when next asked for
+  (the same value, by the above), so memory stays bounded on a large repository while
+  results in use (files are resolved in path order: mostly those of nearby files) stay;
 * any other result is memoised only for the current *unit* (`begin_unit`): the
   resolver's unit is one file.
 
@@ -29,10 +34,18 @@ from __future__ import annotations
 class Memo:
     """Results by key, the stack of keys being computed, and the current unit's reads."""
 
-    __slots__ = ("clean", "local", "max_depth", "bit_of", "_pos", "_frames", "_files", "_names", "_shared")
+    __slots__ = ("clean", "old", "max_clean", "local", "max_depth", "bit_of", "_pos", "_frames", "_files",
+                 "_names", "_shared")
 
-    def __init__(self, max_depth: int, bit_of: dict | None = None):
+    #: clean results kept per generation: ~200 bytes each plus their values. The standard
+    #: library makes ~100,000 clean results; with 30,000 a full run evaluates 4% more
+    #: times (25,000: 6%, 12,000: 13%) and keeps ~30 MB less
+    MAX_CLEAN = 30_000
+
+    def __init__(self, max_depth: int, bit_of: dict | None = None, max_clean: int | None = None):
         self.clean: dict = {}            # key -> (result, depth reached below its own, files, names)
+        self.old: dict = {}              # the previous generation of `clean`
+        self.max_clean = max_clean or self.MAX_CLEAN
         self.local: dict = {}            # key -> result, for the current unit
         self.max_depth = max_depth
         self.bit_of = bit_of if bit_of is not None else {}
@@ -98,6 +111,8 @@ class Memo:
         and its reads are already the unit's."""
         if not self._frames:
             got = self.clean.pop(key, None)
+            if got is None:
+                got = self.old.pop(key, None)
             if got is not None:
                 self.local[key] = got[0]
 
@@ -115,6 +130,10 @@ class Memo:
                 frames[-1][1] = True
             return got
         got = self.clean.get(key)
+        if got is None and self.old:
+            got = self.old.pop(key, None)
+            if got is not None:          # still in use: into the young generation
+                self._keep(key, got)
         if got is not None and (depth is None or depth + got[1] <= self.max_depth):
             if frames and depth is not None and depth + got[1] > frames[-1][3]:
                 frames[-1][3] = depth + got[1]
@@ -161,5 +180,13 @@ class Memo:
                 names = share(names, names)
             else:
                 names = None
-            self.clean[key] = (res, deepest - base, share(files, files), names)
+            self._keep(key, (res, deepest - base, share(files, files), names))
         return res
+
+    def _keep(self, key, entry) -> None:
+        clean = self.clean
+        clean[key] = entry
+        if len(clean) >= self.max_clean:  # a new generation: the old one is dropped
+            self.old = clean
+            self.clean = {}
+            self._shared = {}

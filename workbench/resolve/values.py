@@ -111,7 +111,7 @@ def rank_of(sid: int) -> int:
 
 # ====================================================================== parameters
 
-@dataclass
+@dataclass(slots=True)
 class Param:
     name: str
     annotation: str | None = None

@@ -1,0 +1,103 @@
+"""The resolver's memo keeps clean results in two bounded generations (`memo.Memo`): a
+result dropped from them is evaluated again when asked for, and must come out the same, so
+a tiny bound gives the same edges as a bound never reached."""
+from __future__ import annotations
+
+import shutil
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+import workbench
+from workbench.resolve.memo import Memo
+
+ROOT = Path(__file__).resolve().parent.parent
+EDGES = """SELECT e.path, s.qualname, e.kind, e.dst_name, e.line, e.resolution, e.dst_qualname,
+                  e.candidates
+           FROM edges e LEFT JOIN symbols s ON s.symbol_id = e.src_id
+           WHERE e.kind <> 'contains' ORDER BY ALL"""
+
+
+def test_dropped_results_are_evaluated_again_and_results_in_use_stay():
+    memo = Memo(40, max_clean=2)
+    calls = []
+
+    def f(x):
+        calls.append(x)
+        return x * 10
+
+    assert memo(("k", 1), 0, False, 0, f, 1) == 10
+    assert memo(("k", 2), 0, False, 0, f, 2) == 20      # full: a new generation
+    assert not memo.clean and len(memo.old) == 2
+    assert memo(("k", 1), 0, False, 0, f, 1) == 10      # found in the old one: moved back
+    assert calls == [1, 2]
+    assert list(memo.clean) == [("k", 1)] and list(memo.old) == [("k", 2)]
+    assert memo(("k", 3), 0, False, 0, f, 3) == 30      # full again: ("k", 2) dropped
+    assert list(memo.old) == [("k", 1), ("k", 3)] and not memo.clean
+    assert memo(("k", 2), 0, False, 0, f, 2) == 20      # evaluated again
+    assert calls == [1, 2, 3, 2]
+    assert memo(("k", 1), 0, False, 0, f, 1) == 10
+    assert calls == [1, 2, 3, 2]
+
+
+def _edges(root: Path, db: Path) -> list:
+    wb = workbench.index(str(root), db=str(db), progress=False, jobs=1)
+    try:
+        return wb.sql(EDGES).fetchall()
+    finally:
+        wb.close()
+
+
+def _corpora(tmp_path: Path) -> list[Path]:
+    out = [p for p in sorted((ROOT / "sample_repos").iterdir()) if p.is_dir()]
+    out += [p for p in sorted((ROOT / "tests" / "callgraph_cases").iterdir()) if p.is_dir()]
+    # real code that calls across modules a lot
+    lib = Path(sysconfig.get_paths()["stdlib"])
+    std = tmp_path / "stdlib_part"
+    for name in ("json", "email", "http", "urllib"):
+        shutil.copytree(lib / name, std / name, ignore=shutil.ignore_patterns("__pycache__"))
+    return out + [std]
+
+
+def test_tiny_bound_gives_the_edges_of_an_unbounded_memo(tmp_path, monkeypatch):
+    kept = []
+    keep = Memo._keep
+
+    def counting_keep(self, key, entry):
+        keep(self, key, entry)
+        kept.append(len(self.clean) + len(self.old))
+    monkeypatch.setattr(Memo, "_keep", counting_keep)
+    for i, root in enumerate(_corpora(tmp_path)):
+        monkeypatch.setattr(Memo, "MAX_CLEAN", 10**9)
+        unbounded = _edges(root, tmp_path / f"u{i}.duckdb")
+        most = max(kept, default=0)
+        kept.clear()
+        monkeypatch.setattr(Memo, "MAX_CLEAN", 5)
+        bounded = _edges(root, tmp_path / f"b{i}.duckdb")
+        assert kept and max(kept) <= 10 and most > 10, root.name   # the bound was hit, and held
+        kept.clear()
+        assert bounded == unbounded, root.name
+        assert any(r[5] != "unresolved" for r in unbounded), root.name
+
+
+def test_provides_in_small_groups_gives_the_same_tokens(tmp_path, monkeypatch):
+    """`deps` gathers what files provide a group of files at a time (memory): the groups
+    must not change the tokens or their digests."""
+    import duckdb
+
+    from workbench.resolve import deps
+    from workbench.resolve.model import Model
+    db = tmp_path / "p.duckdb"
+    _edges(ROOT / "tests" / "callgraph_cases", db)
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        m = Model(con, bulk_bindings=True)
+        paths = set(m.paths)
+        whole = deps._provides(con, m, paths)
+        monkeypatch.setattr(deps, "_PROVIDES_GROUP", 3)
+        assert deps._provides(con, m, paths) == whole
+        assert len(paths) > 3 * 3 and any(t.startswith("a:") for v in whole.values() for t in v)
+        assert {t[:2] for v in whole.values() for t in v} >= {"a:", "b:"}
+    finally:
+        con.close()
