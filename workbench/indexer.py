@@ -439,7 +439,7 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
                 meta: dict | None = None) -> IndexReport:
     t_extract = time.perf_counter()
     known = {r[0]: r[1:] for r in con.execute(
-        "SELECT path, file_id, size_bytes, mtime, sha256, status FROM files").fetchall()}
+        "SELECT path, file_id, size_bytes, mtime, sha256, status, language FROM files").fetchall()}
     # rows written by another version of the extractor are redone: every file counts as changed
     same_code = store.get_meta(con, "extractor_version") == extractor_version()
     work: list[tuple[ScanEntry, str | None]] = []
@@ -470,6 +470,9 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
     report.changed_paths = sorted([r.path for r in fresh] + removed)
 
     stale_ids = [known[p][0] for p in removed] + [known[r.path][0] for r in fresh if r.path in known]
+    # the languages whose rows this run adds, replaces or removes
+    touched_langs = ({known[p][5] for p in removed} | {known[r.path][5] for r in fresh if r.path in known}
+                     | {r.language for r in fresh})
     store.run(con, "BEGIN TRANSACTION")
     try:
         if stale_ids:
@@ -490,7 +493,7 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
         _insert_chunks(con, chunks)
         # the rows are in DuckDB now: let their Arrow copies go before resolution builds its model
         del chunks, results, fresh, touched_mtime
-        if report.changed_paths:
+        if touched_langs & _out_of_line_languages():    # else their marks stand as they are
             _mark_out_of_line_methods(con)
         release_unused_memory()
         t_resolve = time.perf_counter()
@@ -517,14 +520,19 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
     return report
 
 
+def _out_of_line_languages() -> set[str]:
+    return {s.name for s in SPECS.values() if s.out_of_line_methods}
+
+
 def _mark_out_of_line_methods(con) -> None:
     """Languages with `out_of_line_methods` (C++): a function defined outside its class
     (`void geo::Circle::area() {...}`, qualname `...geo.Circle.area` under a namespace or
     the module) is a `method` when a method of the same name, module prefix aside, is
     declared in a class anywhere in the repository (`geometry.hpp` for `geometry.cpp`,
     `include/geo.h` for `src/geo.cpp`); otherwise, or once that declaration is gone, a
-    `function`. Recomputed over the whole table, so a re-index equals a fresh index."""
-    langs = [s.name for s in SPECS.values() if s.out_of_line_methods]
+    `function`. Recomputed over the whole table, so a re-index equals a fresh index; it
+    reads only the rows of those languages, so a run that changes none of them skips it."""
+    langs = sorted(_out_of_line_languages())
     if not langs:
         return
     store.run(con, """
