@@ -3,9 +3,8 @@ from __future__ import annotations
 
 import hashlib
 import os
-import multiprocessing
+import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from . import store
@@ -294,8 +293,10 @@ def _extract(work: list, root: str, max_bytes: int, jobs: int, progress: bool) -
     try:
         size = max(4, min(32, len(work) // (jobs * 16) or 4))
         # a daemonic process (a Dask worker, a multiprocessing pool's) may not start
-        # parser processes: it parses everything itself, without their memory cap
-        daemon = multiprocessing.current_process().daemon
+        # parser processes: it parses everything itself, without their memory cap (such a
+        # process has multiprocessing loaded; a run that needs no pool does not load it)
+        mp = sys.modules.get("multiprocessing")
+        daemon = mp is not None and mp.current_process().daemon
         if jobs > 1 and len(work) > POOL_MIN_FILES and not daemon:
             # biggest files first, so no worker is left with a large file at the end
             return _pool_extract(_chunks(sorted(work, key=lambda w: -w[0].size), size),
@@ -319,7 +320,7 @@ def _pool_extract(parts: list[list], jobs: int, root: str, max_bytes: int, tick)
     """Run the parts in memory-capped parser processes, in order. When a process dies the
     pool breaks: unfinished parts are halved and run again, and a single file that fails
     is run once more alone - if it kills that process too, it is reported as failed."""
-    from concurrent.futures import as_completed
+    from concurrent.futures import ProcessPoolExecutor, as_completed
     from concurrent.futures.process import BrokenProcessPool
     from functools import partial
     fn = partial(_process_chunk, root=root, max_bytes=max_bytes)
