@@ -570,9 +570,9 @@ def _insert_chunks(con, chunks: list[_Chunk]) -> None:
     order, symbol ids as per-file base + local index (one vectorised add per column)."""
     import numpy as np
     import pyarrow as pa
-    fid = store.next_id(con, "files", "file_id")
-    sid = store.next_id(con, "symbols", "symbol_id")
-    eid = store.next_id(con, "edges", "edge_id")
+    fid, sid, eid = store.one(con, """SELECT (SELECT coalesce(max(file_id), 0) + 1 FROM files),
+                                             (SELECT coalesce(max(symbol_id), 0) + 1 FROM symbols),
+                                             (SELECT coalesce(max(edge_id), 0) + 1 FROM edges)""")
     files = []
     parts = {t: [] for t in ("symbols", "edges", "imports", "bindings")}
     # file and symbol ids in path order, whatever order the files were processed in: the
