@@ -55,8 +55,7 @@ class _Compiled:
         if text:
             parts.append(text)
         self.query = Query(lang, "\n".join(parts)) if parts else None
-        self._lang = lang
-        self._errors = None
+        self.errors = Query(lang, "(ERROR) @error (MISSING) @missing")
         self.roles: dict[int, tuple] = {}   # pattern index -> _role_of(...)
         # pattern index -> its `(#set! key "value")` settings, for the patterns that have some:
         # `name.suffix` (text appended to the names it defines), `parent` ("class": the
@@ -65,14 +64,6 @@ class _Compiled:
         self.settings: dict[int, dict] = {} if self.query is None else {
             i: st for i in range(self.query.pattern_count)
             if (st := self.query.pattern_settings(i))}
-
-    @property
-    def errors(self) -> Query:
-        """The query of syntax errors, compiled when a file first needs it (most runs parse
-        no broken file)."""
-        if self._errors is None:
-            self._errors = Query(self._lang, "(ERROR) @error (MISSING) @missing")
-        return self._errors
 
 
 _COMPILED: dict[str, _Compiled] = {}
