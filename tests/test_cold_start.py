@@ -44,7 +44,8 @@ def test_cli_index_of_a_small_repo_imports_only_what_it_needs(tmp_path):
         "from workbench.cli import main\n"
         f"rc = main(['index', {str(repo)!r}, '--db', {str(tmp_path / 'x.duckdb')!r}, '-q'])\n"
         "print(json.dumps({'rc': rc, 'loaded': sorted(m for m in ('pandas', 'pyarrow.compute', "
-        "'workbench.views', 'workbench.corpus', 'workbench.server', 'workbench.api', 'tqdm') "
+        "'workbench.views', 'workbench.corpus', 'workbench.server', 'workbench.api', 'tqdm', "
+        "'multiprocessing', 'concurrent.futures.process') "
         "if m in sys.modules)}))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     got = json.loads(out.stdout.strip().splitlines()[-1])
