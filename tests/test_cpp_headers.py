@@ -136,3 +136,26 @@ def test_reindex_follows_the_declaring_header(tmp_path):
     fresh = workbench.index(tmp_path, db=str(tmp_path / "fresh.duckdb"), progress=False)
     assert again == _kinds(fresh, "src/shape.cpp")
     assert again["src.shape.geo.Shape.area"] == "method"
+
+
+def test_reindex_marks_follow_a_header_that_stops_being_cpp_and_ignore_other_languages(tmp_path):
+    _repo(tmp_path)
+    write(tmp_path, "tools/gen.py", "def main():\n    return 1\n")
+    db = str(tmp_path / "i.duckdb")
+    workbench.index(tmp_path, db=db, progress=False).close()
+    # a change in another language leaves the C++ marks as they are
+    write(tmp_path, "tools/gen.py", "def main():\n    return 2\n\n\ndef other():\n    pass\n")
+    wb = workbench.index(tmp_path, db=db, progress=False)
+    assert wb.report.changed == 1
+    assert _kinds(wb, "src/shape.cpp")["src.shape.geo.Shape.area"] == "method"
+    wb.close()
+    # the same path now holds C: its language changes, the class is gone
+    write(tmp_path, "include/geo/shape.h", PLAIN_H)
+    wb = workbench.index(tmp_path, db=db, progress=False)
+    assert wb.sql("SELECT language FROM files WHERE path = 'include/geo/shape.h'").fetchall() == [("c",)]
+    again = _kinds(wb, "src/shape.cpp")
+    wb.close()
+    fresh = workbench.index(tmp_path, db=str(tmp_path / "fresh.duckdb"), progress=False)
+    assert again == _kinds(fresh, "src/shape.cpp")
+    assert again["src.shape.geo.Shape.area"] == "function"
+    fresh.close()

@@ -3,9 +3,8 @@ from __future__ import annotations
 
 import hashlib
 import os
-import multiprocessing
+import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from . import store
@@ -295,8 +294,10 @@ def _extract(work: list, root: str, max_bytes: int, jobs: int, progress: bool) -
     try:
         size = max(4, min(32, len(work) // (jobs * 16) or 4))
         # a daemonic process (a Dask worker, a multiprocessing pool's) may not start
-        # parser processes: it parses everything itself, without their memory cap
-        daemon = multiprocessing.current_process().daemon
+        # parser processes: it parses everything itself, without their memory cap (such a
+        # process has multiprocessing loaded; a run that needs no pool does not load it)
+        mp = sys.modules.get("multiprocessing")
+        daemon = mp is not None and mp.current_process().daemon
         if jobs > 1 and len(work) > POOL_MIN_FILES and not daemon:
             # biggest files first, so no worker is left with a large file at the end
             return _pool_extract(_chunks(sorted(work, key=lambda w: -w[0].size), size),
@@ -320,7 +321,7 @@ def _pool_extract(parts: list[list], jobs: int, root: str, max_bytes: int, tick)
     """Run the parts in memory-capped parser processes, in order. When a process dies the
     pool breaks: unfinished parts are halved and run again, and a single file that fails
     is run once more alone - if it kills that process too, it is reported as failed."""
-    from concurrent.futures import as_completed
+    from concurrent.futures import ProcessPoolExecutor, as_completed
     from concurrent.futures.process import BrokenProcessPool
     from functools import partial
     fn = partial(_process_chunk, root=root, max_bytes=max_bytes)
@@ -440,7 +441,7 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
                 meta: dict | None = None) -> IndexReport:
     t_extract = time.perf_counter()
     known = {r[0]: r[1:] for r in con.execute(
-        "SELECT path, file_id, size_bytes, mtime, sha256, status FROM files").fetchall()}
+        "SELECT path, file_id, size_bytes, mtime, sha256, status, language FROM files").fetchall()}
     # rows written by another version of the extractor are redone: every file counts as changed
     same_code = store.get_meta(con, "extractor_version") == extractor_version()
     work: list[tuple[ScanEntry, str | None]] = []
@@ -471,6 +472,9 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
     report.changed_paths = sorted([r.path for r in fresh] + removed)
 
     stale_ids = [known[p][0] for p in removed] + [known[r.path][0] for r in fresh if r.path in known]
+    # the languages whose rows this run adds, replaces or removes
+    touched_langs = ({known[p][5] for p in removed} | {known[r.path][5] for r in fresh if r.path in known}
+                     | {r.language for r in fresh})
     store.run(con, "BEGIN TRANSACTION")
     try:
         if stale_ids:
@@ -491,7 +495,7 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
         _insert_chunks(con, chunks)
         # the rows are in DuckDB now: let their Arrow copies go before resolution builds its model
         del chunks, results, fresh, touched_mtime
-        if report.changed_paths:
+        if touched_langs & _out_of_line_languages():    # else their marks stand as they are
             _mark_out_of_line_methods(con)
         release_unused_memory()
         t_resolve = time.perf_counter()
@@ -520,14 +524,19 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
     return report
 
 
+def _out_of_line_languages() -> set[str]:
+    return {s.name for s in SPECS.values() if s.out_of_line_methods}
+
+
 def _mark_out_of_line_methods(con) -> None:
     """Languages with `out_of_line_methods` (C++): a function defined outside its class
     (`void geo::Circle::area() {...}`, qualname `...geo.Circle.area` under a namespace or
     the module) is a `method` when a method of the same name, module prefix aside, is
     declared in a class anywhere in the repository (`geometry.hpp` for `geometry.cpp`,
     `include/geo.h` for `src/geo.cpp`); otherwise, or once that declaration is gone, a
-    `function`. Recomputed over the whole table, so a re-index equals a fresh index."""
-    langs = [s.name for s in SPECS.values() if s.out_of_line_methods]
+    `function`. Recomputed over the whole table, so a re-index equals a fresh index; it
+    reads only the rows of those languages, so a run that changes none of them skips it."""
+    langs = sorted(_out_of_line_languages())
     if not langs:
         return
     store.run(con, """
@@ -564,9 +573,9 @@ def _insert_chunks(con, chunks: list[_Chunk]) -> None:
     order, symbol ids as per-file base + local index (one vectorised add per column)."""
     import numpy as np
     import pyarrow as pa
-    fid = store.next_id(con, "files", "file_id")
-    sid = store.next_id(con, "symbols", "symbol_id")
-    eid = store.next_id(con, "edges", "edge_id")
+    fid, sid, eid = store.one(con, """SELECT (SELECT coalesce(max(file_id), 0) + 1 FROM files),
+                                             (SELECT coalesce(max(symbol_id), 0) + 1 FROM symbols),
+                                             (SELECT coalesce(max(edge_id), 0) + 1 FROM edges)""")
     files = []
     parts = {t: [] for t in ("symbols", "edges", "imports", "bindings")}
     # file and symbol ids in path order, whatever order the files were processed in: the

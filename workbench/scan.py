@@ -16,9 +16,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pathspec
-
 from .safeio import read_beneath
+
+# pathspec (gitignore matching) is imported when a run has a .gitignore or user globs: the
+# built-in ignores alone are matched by `_BUILTIN_FILES` below
 
 DEFAULT_MAX_BYTES = 1024 * 1024
 GITIGNORE_MAX_BYTES = 1024 * 1024
@@ -34,6 +35,22 @@ VENV_DIR_NAMES = frozenset({"venv", "env", "virtualenv"})
 BUILTIN_IGNORED_FILES = ("*.pyc", "*.pyo", "*.so", "*.o", "*.a", "*.dll", "*.dylib", "*.class",
                          "*.jar", "*.min.js", "*.map", ".DS_Store", "*.lock", "*.duckdb",
                          "*.duckdb.wal", "package-lock.json", "yarn.lock", "pnpm-lock.yaml")
+
+
+def _builtin_files_regex(globs: tuple[str, ...]) -> re.Pattern:
+    """One regex matching a path exactly where a gitignore spec of `globs` does: each glob
+    is a name pattern (no slash, no negation, `*` its only wildcard), matched against
+    every component of the path, a trailing `/` marking a directory - the form pathspec
+    gives such a pattern, with the alternatives in one search instead of one each."""
+    alts = []
+    for g in globs:
+        if not re.fullmatch(r"[\w.*-]+", g):
+            raise ValueError(f"not a plain name glob: {g!r}")
+        alts.append(re.escape(g).replace(r"\*", "[^/]*"))
+    return re.compile(r"^(?:.+/)?(?:" + "|".join(alts) + r")(?:/|$)")
+
+
+_BUILTIN_FILES = _builtin_files_regex(BUILTIN_IGNORED_FILES)
 
 
 @dataclass
@@ -66,6 +83,7 @@ class ScanResult:
 
 def _compile(lines: list[str], where: str, warnings: list) -> pathspec.GitIgnoreSpec:
     """A gitignore spec of `lines`; lines pathspec rejects are dropped with a warning."""
+    import pathspec
     try:
         return pathspec.GitIgnoreSpec.from_lines(lines)
     except ValueError:
@@ -89,12 +107,15 @@ class _Ignore:
     """Nested gitignore specs: the deepest file with a decisive pattern wins."""
 
     def __init__(self, user_globs: tuple[str, ...], root: str, warnings: list):
-        for g in user_globs:
-            try:
-                pathspec.GitIgnoreSpec.from_lines([g])
-            except ValueError as exc:
-                raise PatternError(f"invalid exclude pattern {g!r}: {exc}") from None
-        self.user = pathspec.GitIgnoreSpec.from_lines(list(user_globs) + list(BUILTIN_IGNORED_FILES))
+        self.user = None                # without user globs: the built-in ones, `_BUILTIN_FILES`
+        if user_globs:
+            import pathspec
+            for g in user_globs:
+                try:
+                    pathspec.GitIgnoreSpec.from_lines([g])
+                except ValueError as exc:
+                    raise PatternError(f"invalid exclude pattern {g!r}: {exc}") from None
+            self.user = pathspec.GitIgnoreSpec.from_lines(list(user_globs) + list(BUILTIN_IGNORED_FILES))
         self.layers: list[tuple[str, pathspec.GitIgnoreSpec]] = []
         self.root = root
         self.warnings = warnings
@@ -117,7 +138,7 @@ class _Ignore:
 
     def ignored(self, rel: str, is_dir: bool) -> bool:
         probe = rel + "/" if is_dir else rel
-        if self.user.match_file(probe):
+        if self.user.match_file(probe) if self.user is not None else _BUILTIN_FILES.match(probe):
             return True
         for base, spec in reversed(self.layers):
             sub = probe[len(base) + 1:] if base else probe
@@ -168,7 +189,8 @@ def scan(root: str | os.PathLike, exclude: tuple[str, ...] = (), max_bytes: int 
             res.entries.append(ScanEntry(rel_dir, abs_dir, 0, 0.0,
                                          f"unreadable directory: {exc.strerror} (its files are not indexed)"))
             return
-        pushed = use_gitignore and ignore.push(rel_dir, abs_dir)
+        # a .gitignore is read where the listing shows one (no open per directory otherwise)
+        pushed = use_gitignore and any(e.name == ".gitignore" for e in entries) and ignore.push(rel_dir, abs_dir)
         try:
             for e in entries:
                 rel = f"{rel_dir}/{e.name}" if rel_dir else e.name

@@ -6,6 +6,7 @@ This module sits at the bottom of the package: it imports nothing from workbench
 """
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 
@@ -237,6 +238,11 @@ SQL_MACROS = sql_macros()
 # macros of older versions of this schema, dropped when a writable connection meets them
 _RETIRED = ("callers", "callees", "definitions", "call_chain", "call_chain_up")
 
+# the comment a database's stored `call_edges` view carries: which version of this SQL is
+# stored (a writable connection that finds it, and every table, has nothing to install)
+SQL_MARK = "workbench call-graph SQL " + hashlib.sha256(
+    (SQL_MACROS + "\0" + " ".join(_RETIRED)).encode()).hexdigest()[:16]
+
 
 def install_sql(con, persistent: bool = False, corpus: bool = False) -> None:
     """Create the call-graph view and table macros. In a writable database they are stored
@@ -249,3 +255,20 @@ def install_sql(con, persistent: bool = False, corpus: bool = False) -> None:
     if persistent:
         for name in _RETIRED:
             con.execute(f"DROP MACRO TABLE IF EXISTS {name}").fetchall()
+        if not corpus:
+            con.execute(f"COMMENT ON VIEW call_edges IS '{SQL_MARK}'").fetchall()
+
+
+def is_current(con) -> bool:
+    """Whether the database of writable connection `con` holds every table and the
+    call-graph SQL of this version (`SQL_MARK`): then neither the DDL nor `install_sql`
+    would change it. One catalog query, cheaper than running them."""
+    row = con.execute("""
+        SELECT (SELECT count(*) FROM duckdb_tables()
+                WHERE database_name = current_database() AND schema_name = 'main'
+                  AND NOT temporary AND list_contains($tables, table_name)),
+               (SELECT any_value(comment) FROM duckdb_views()
+                WHERE database_name = current_database() AND schema_name = 'main'
+                  AND NOT temporary AND view_name = 'call_edges')""",
+                      {"tables": list(TABLES)}).fetchall()[0]
+    return row == (len(TABLES), SQL_MARK)

@@ -58,6 +58,8 @@ def connect(db: str, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     con = duckdb.connect(db, read_only=read_only)
     quiet(con)
     if not read_only:
+        if schema.is_current(con):      # tables and call-graph SQL already there
+            return con
         run(con, DDL)
     try:                                # call-graph view and macros (schema.py)
         schema.install_sql(con, persistent=not read_only)
@@ -67,9 +69,12 @@ def connect(db: str, read_only: bool = False) -> duckdb.DuckDBPyConnection:
 
 
 def set_meta(con, **values) -> None:
-    for k, v in values.items():
-        run(con, "INSERT OR REPLACE INTO meta VALUES (?, ?)",
-            [k, v if isinstance(v, str) else json.dumps(v)])
+    """Store the values (a string as is, anything else as JSON) under their keys: one
+    statement, whatever their number."""
+    if not values:
+        return
+    run(con, "INSERT OR REPLACE INTO meta SELECT unnest($k), unnest($v)",
+        {"k": list(values), "v": [v if isinstance(v, str) else json.dumps(v) for v in values.values()]})
 
 
 def get_meta(con, key: str, default=None):

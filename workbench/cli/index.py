@@ -161,7 +161,7 @@ def add_parsers(sub) -> None:
                    help="skip cross-file resolution (faster; run `workbench resolve DB` later; "
                         "default: resolve)")
     _wait_option(s)
-    s.set_defaults(func=cmd_index)
+    s.set_defaults(func=cmd_index, end_process=True)
 
     s = add_command(sub, "resolve", "re-run cross-file resolution of an index",
                     "Re-run cross-file resolution over the whole index (after `index --no-resolve`), "
@@ -170,7 +170,7 @@ def add_parsers(sub) -> None:
     s.add_argument("db", help=DB_HELP)
     s.add_argument("-q", "--quiet", action="store_true", help="no progress bar (default: a progress bar)")
     _wait_option(s)
-    s.set_defaults(func=cmd_resolve)
+    s.set_defaults(func=cmd_resolve, end_process=True)
 
     s = add_command(sub, "sql", "run SQL against an index (read-only; see --safe), or a corpus of many",
                     "Run one SQL statement against the index (tables files, symbols, edges, imports; "
