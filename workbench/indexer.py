@@ -573,9 +573,8 @@ def _insert_chunks(con, chunks: list[_Chunk]) -> None:
     order, symbol ids as per-file base + local index (one vectorised add per column)."""
     import numpy as np
     import pyarrow as pa
-    fid, sid, eid = store.one(con, """SELECT (SELECT coalesce(max(file_id), 0) + 1 FROM files),
-                                             (SELECT coalesce(max(symbol_id), 0) + 1 FROM symbols),
-                                             (SELECT coalesce(max(edge_id), 0) + 1 FROM edges)""")
+    fid, sid, eid = store.next_ids(con, (("files", "file_id"), ("symbols", "symbol_id"),
+                                         ("edges", "edge_id")))
     files = []
     parts = {t: [] for t in ("symbols", "edges", "imports", "bindings")}
     # file and symbol ids in path order, whatever order the files were processed in: the
@@ -631,13 +630,12 @@ def _insert_chunks(con, chunks: list[_Chunk]) -> None:
             **{k: c(k) for k in ("start_line", "end_line", "start_byte", "end_byte", "signature",
                                  "doc", "decorators", "visibility", "is_truncated",
                                  "is_declaration", "body_start_line")}})
-    store.used_ids(con, "files", fid - 1)
-    store.used_ids(con, "symbols", sid - 1)
     tbl, (fids, base, path, lang) = derive("edges")
+    n_edges = tbl.num_rows if tbl is not None else 0
+    store.used_ids(con, files=fid - 1, symbols=sid - 1, edges=eid + n_edges - 1)
     if tbl is not None:
         c = tbl.column
         n = tbl.num_rows
-        store.used_ids(con, "edges", eid + n - 1)
         store.insert_columns(con, "edges", {
             "edge_id": store.arrow_array(np.arange(eid, eid + n, dtype=np.int64), pa.int64()),
             "src_id": glob(base, c("src_local")), "kind": c("kind"), "dst_name": c("dst_name"),

@@ -83,17 +83,24 @@ def get_meta(con, key: str, default=None):
 
 
 def next_id(con, table: str, col: str) -> int:
-    """The first id for new rows of `table`: above every id it holds, and above every id
-    handed out before (`used_ids`): a re-index deletes a file's rows, and ids given again
-    to other rows would make an edge still naming a deleted symbol point at a stranger."""
-    top = one(con, f"SELECT coalesce(max({col}), 0) FROM {table}")[0]
-    high = get_meta(con, f"{table}_ids_used")
-    return max(top, int(high) if high else 0) + 1
+    return one(con, f"SELECT coalesce(max({col}), 0) + 1 FROM {table}")[0]
 
 
-def used_ids(con, table: str, last: int) -> None:
-    """Ids up to `last` of `table` have been handed out (`next_id` never gives them again)."""
-    set_meta(con, **{f"{table}_ids_used": str(last)})
+def next_ids(con, tables) -> tuple[int, ...]:
+    """The index tables: the first id for new rows of each (table, id column): above every id it holds, and
+    above every id handed out before (`used_ids`): a re-index deletes a file's rows, and
+    ids given again to other rows would make an edge still naming a deleted symbol point
+    at a stranger. One query."""
+    parts = ", ".join(
+        f"""greatest((SELECT coalesce(max({col}), 0) FROM {table}),
+                     (SELECT coalesce(max(TRY_CAST(value AS BIGINT)), 0) FROM meta
+                      WHERE key = '{table}_ids_used')) + 1""" for table, col in tables)
+    return tuple(one(con, f"SELECT {parts}"))
+
+
+def used_ids(con, **last: int) -> None:
+    """Ids up to `last[table]` have been handed out (`next_ids` never gives them again)."""
+    set_meta(con, **{f"{table}_ids_used": str(n) for table, n in last.items()})
 
 
 def insert_columns(con, table: str, columns: dict[str, list]) -> int:
