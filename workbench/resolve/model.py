@@ -187,8 +187,10 @@ class Model:
         """Bring a model built by an earlier run up to date with the tables, after the
         files `changed` were re-indexed (their rows replaced; no file added or removed,
         the same files skipped: an incremental run). Reads only the changed files' rows
-        again, plus imports and bases; everything derived is computed again. Evaluation
-        state (`fallback_cache`, families' caches in `ext`) starts afresh.
+        again (and the imports table's row ids and resolved paths); the derived indexes are
+        patched (`_derive_changed`), or derived again where a family attaches members
+        across files. Evaluation state (`fallback_cache`, families' caches in `ext`)
+        starts afresh.
 
         The result equals `Model(con)` for what evaluation reads, bindings included: those
         loaded before stay loaded, the changed files' rows are swapped in (`_swap_bindings`)."""
