@@ -91,3 +91,58 @@ def test_a_re_index_failing_in_resolution_keeps_the_old_state(tmp_path, monkeypa
     monkeypatch.undo()
     assert index(root, db, progress=False).added == 1     # the next run does the work
     assert any(r[0] == "shop/added_later.py" for r in _rows(db)["files"])
+
+
+def _seen_from_another_connection(monkeypatch) -> list:
+    """Make resolution first record which files a second connection to the database sees
+    (what is committed so far), then resolve as usual."""
+    seen = []
+    real = workbench.resolve.resolve_edges
+
+    def spy(con, *a, **k):
+        cur = con.cursor()
+        try:
+            seen.append(sorted(r[0] for r in cur.execute("SELECT path FROM files").fetchall()))
+        finally:
+            cur.close()
+        return real(con, *a, **k)
+    monkeypatch.setattr(workbench.resolve, "resolve_edges", spy)
+    return seen
+
+
+def test_a_private_run_commits_its_rows_before_resolution(tmp_path, monkeypatch):
+    """A first index writes a new file nobody can open yet: its extracted rows are
+    committed before resolution (DuckDB writes them out while the process is small)."""
+    root = tmp_path / "shop"
+    shutil.copytree(SAMPLES / "pyshop", root)
+    db = str(tmp_path / "first.duckdb")
+    seen = _seen_from_another_connection(monkeypatch)
+    report = index(root, db, progress=False)
+    assert seen and len(seen[0]) == report.files > 0
+    monkeypatch.undo()
+    fresh = str(tmp_path / "fresh.duckdb")
+    index(root, fresh, progress=False)
+    assert _rows(db) == _rows(fresh)          # the same index as in one transaction
+
+
+def test_an_in_place_run_stays_one_transaction(tmp_path, monkeypatch):
+    root = tmp_path / "shop"
+    shutil.copytree(SAMPLES / "pyshop", root)
+    db = str(tmp_path / "shop.duckdb")
+    index(root, db, progress=False)
+    write(root, "shop/added_later.py", "def added():\n    return 1\n")
+    seen = _seen_from_another_connection(monkeypatch)
+    index(root, db, progress=False)           # few files changed, nobody reads: in place
+    assert seen and "shop/added_later.py" not in seen[0]
+
+
+def test_is_private_names_only_new_files_and_snapshots(tmp_path):
+    db = str(tmp_path / "x.duckdb")
+    with snapshot.write_index(db) as con:     # a first index: a new file
+        assert snapshot.is_private(con)
+        store.run(con, "CREATE TABLE t (a INTEGER)")
+    assert not snapshot.is_private(con)
+    with snapshot.write_index(db, in_place=True) as con:    # nobody reads: in place
+        assert not snapshot.is_private(con)
+    with snapshot.write_index(db, in_place=False) as con:   # a snapshot
+        assert snapshot.is_private(con)

@@ -235,6 +235,17 @@ def _fsync_dir(path: str) -> None:
         os.close(fd)
 
 
+_PRIVATE: dict[int, object] = {}    # id -> connection: writing a file nobody else can open yet
+
+
+def is_private(con) -> bool:
+    """Whether `con` is a `write_index` connection to a new file or a snapshot: no other
+    process can open that file before the run ends, and a failed run discards it, so the
+    run may commit part of its work early (the indexer does, to free memory) without
+    anyone seeing a partial index."""
+    return _PRIVATE.get(id(con)) is con
+
+
 @contextmanager
 def write_index(db: str, wait: float = DEFAULT_WAIT, say=_say_default, in_place=True):
     """Yield a writable connection for an index run on `db` (see the module doc): the live
@@ -275,11 +286,16 @@ def write_index(db: str, wait: float = DEFAULT_WAIT, say=_say_default, in_place=
                     with open(db + ".wal", "rb") as src, open(tmp + ".wal", "wb") as dst:
                         dst.write(src.read())
             con = store.connect(tmp)
+            _PRIVATE[id(con)] = con
             try:
                 yield con
             except BaseException:
                 con.close()
                 raise
+            finally:
+                _PRIVATE.pop(id(con), None)
+            from .gcpause import release_unused_memory
+            release_unused_memory()             # what the run freed, before the checkpoint
             con.close()                         # checkpoint: the snapshot is complete on disk
             _remove(db + ".wal")                # its content is in the snapshot
             os.replace(tmp, db)

@@ -272,3 +272,11 @@ def string_value(text: str) -> str | None:
     if len(s) >= 2 and s[0] == s[-1] and s[0] in "\"'`" and s[0] not in s[1:-1]:
         return s[1:-1]
     return None
+
+
+def clear_caches() -> None:
+    """Forget the parsed texts (~25 MB after a full run on the standard library): a full
+    run lets them go before its writes; later runs parse what they need again."""
+    for fn in (_alternatives, literal_items, literal_pairs, parse_chain):
+        fn.cache_clear()
+    _STEPS.clear()

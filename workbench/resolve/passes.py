@@ -27,10 +27,10 @@ from dataclasses import dataclass, field
 import pyarrow as pa
 
 from .. import store
-from ..gcpause import gc_paused
+from ..gcpause import gc_paused, release_unused_memory
 from ..versions import resolver_version
 from .evaluate import Resolver
-from .exprs import alternatives, parse_chain
+from .exprs import alternatives, clear_caches, parse_chain
 from .kinds import CLASS_KINDS
 from . import deps, kept
 from .lang import rules_of
@@ -195,6 +195,7 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False) -> ResolveS
     # evaluation is done: let its memo and the bindings go before the writes need memory
     del res
     if full:        # a kept model loads them again per file, as later runs reach them
+        clear_caches()
         model.release_bindings()
     stats.files = len(reads)
     stats.edges = rows.n
@@ -255,6 +256,7 @@ def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None, pro
         e = con.sql(sql + " AND path IN (SELECT unnest(?::VARCHAR[])) ORDER BY path, edge_id",
                     params=[sorted(scope_paths)]).to_arrow_table()
         paths = sorted(scope_paths & m.paths)
+    release_unused_memory()     # what DuckDB's sort for the query freed (~100 MB in a full run)
     imports_of: dict[str, list[dict]] = defaultdict(list)
     for row in m.imports:
         if scope_paths is None or row["path"] in scope_paths:
