@@ -202,7 +202,9 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False) -> ResolveS
     stats.by_resolution = rows.by_resolution
     stats.updated = _write_back(con, rows, imp_rows)
     if full:
+        release_unused_memory()     # the update's join, before the candidates' join
         _write_candidates(con)
+        release_unused_memory()
     else:
         _write_candidates(con, list(rows.edge_ids), sorted(changed_paths))
     del rows
