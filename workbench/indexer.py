@@ -519,7 +519,8 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
             store.run(con, "DELETE FROM meta WHERE key = 'resolve_token'")
         if meta:                        # in the transaction: the run is complete or absent
             store.set_meta(con, **meta)
-        release_unused_memory()         # what the writes freed, before the commit writes out
+        if private:                     # a long run: what the writes freed, before the commit
+            release_unused_memory()
         store.run(con, "COMMIT")
     except BaseException:
         store.run(con, "ROLLBACK")

@@ -258,7 +258,8 @@ def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None, pro
         e = con.sql(sql + " AND path IN (SELECT unnest(?::VARCHAR[])) ORDER BY path, edge_id",
                     params=[sorted(scope_paths)]).to_arrow_table()
         paths = sorted(scope_paths & m.paths)
-    release_unused_memory()     # what DuckDB's sort for the query freed (~100 MB in a full run)
+    if scope_paths is None:
+        release_unused_memory()     # what DuckDB's sort for the query freed (~100 MB)
     imports_of: dict[str, list[dict]] = defaultdict(list)
     for row in m.imports:
         if scope_paths is None or row["path"] in scope_paths:
