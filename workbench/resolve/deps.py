@@ -23,18 +23,29 @@ the edited ones, those that read an edited file or a file it provides members to
 those that read a token the edited files provide (before or after the edit). Adding or
 removing a file changes which names exist (modules, packages, specifiers) and resolves
 everything.
+
+A file that read an edited file is left alone when the edit only *added* facts nobody can
+reach (`quiet`): the indexer takes the edited files' rows as the resolver reads them
+(`facts`: symbols, bindings, imports and the edges it evaluates, with qualnames in place
+of ids) before it replaces them; every row of before is still there after, and each
+added row hangs on a symbol the edit added, or on an old scope under a name (each
+identifier of it) that no text of any other file, nor any old row of the edited file,
+holds: no lookup anywhere can ask for it. A new, unused function or class is such an
+edit; so is one that changes no row at all (a comment). Whatever the added rows put into
+the indexes read by name is caught by the tokens above, as for any edit.
 """
 from __future__ import annotations
 
 import hashlib
+import re
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 import pyarrow as pa
 
 from .. import store
 from .kinds import CALL_TARGET_KINDS, CLASS_KINDS, FUNCTION_KINDS
-from .lang import FAMILIES
+from .lang import FAMILIES, family_of
 from .model import Model
 
 _NAMED = CALL_TARGET_KINDS | CLASS_KINDS
@@ -115,6 +126,127 @@ def _digest(items: list[str]) -> str:
                            digest_size=8).hexdigest()
 
 
+# -------------------------------------------------------------------- facts of edited files
+#: files whose rows an incremental run takes before they are replaced (more changed files:
+#: their readers are resolved again, as for any edit)
+FACTS_MAX = 8
+# the edge kinds resolution reads or evaluates (the others are structure: `contains`)
+_EDGE_KINDS = ("calls", "imports", "inherits", "implements")
+# families whose resolution reads more of a file than its rows (Go: the package clause)
+_OPAQUE_FAMILIES = {"go"}
+_IDENT = re.compile(r"[^\W\d]\w*|\$\w*")
+
+
+def facts(con, paths) -> dict[str, Counter]:
+    """The rows of `paths` as resolution reads them, ids replaced by qualnames: path ->
+    multiset of tuples (table tag, scope qualname, ...). Taken before an edit's rows
+    replace the old ones and after, for `quiet`."""
+    paths = sorted(set(paths))
+    out: dict[str, Counter] = {p: Counter() for p in paths}
+    if not paths:
+        return out
+    prm = {"p": paths}
+    for row in store.run(con, """
+            SELECT s.path, p.qualname, s.name, s.qualname, s.kind, s.language, s.signature,
+                   s.start_line, s.is_declaration, s.decorators, s.visibility
+            FROM symbols s LEFT JOIN symbols p ON p.symbol_id = s.parent_id
+            WHERE list_contains($p, s.path)""", prm):
+        out[row[0]][("s", row[1], row[2], row[3], *row[4:9], tuple(row[9] or ()), row[10])] += 1
+    for row in store.run(con, """
+            SELECT b.path, s.qualname, b.kind, b.name, b.value, b.value_type, v.qualname, b.line
+            FROM bindings b LEFT JOIN symbols s ON s.symbol_id = b.src_id
+                            LEFT JOIN symbols v ON v.symbol_id = b.value_id
+            WHERE list_contains($p, b.path)""", prm):
+        out[row[0]][("b", *row[1:])] += 1
+    for row in store.run(con, f"""
+            SELECT e.path, s.qualname, e.kind, e.dst_name, e.line
+            FROM edges e LEFT JOIN symbols s ON s.symbol_id = e.src_id
+            WHERE list_contains($p, e.path) AND e.kind IN {_EDGE_KINDS}""", prm):
+        out[row[0]][("e", *row[1:])] += 1
+    for row in store.run(con, """
+            SELECT i.path, s.qualname, i.module, i.name, i.alias, i.line
+            FROM imports i LEFT JOIN symbols s ON s.symbol_id = i.src_id
+            WHERE list_contains($p, i.path)""", prm):
+        out[row[0]][("i", *row[1:])] += 1
+    for row in store.run(con, "SELECT path, language, module, status FROM files WHERE list_contains($p, path)",
+                         prm):
+        out[row[0]][("f", None, *row[1:])] += 1
+    return out
+
+
+def quiet(con, before: dict[str, Counter], m: Model) -> set[str]:
+    """The edited files (of `before`, their rows before the edit) whose edit no other file
+    can see: see the module doc."""
+    if not before:
+        return set()
+    after = facts(con, before)
+    out = set()
+    for path, old in before.items():
+        lang = m.file_lang.get(path)
+        if lang is None or family_of(lang) in _OPAQUE_FAMILIES:
+            continue
+        handles = _added_handles(old, after.get(path, Counter()))
+        if handles is None:
+            continue
+        if handles and not _fresh(con, path, handles, old):
+            continue
+        out.add(path)
+    return out
+
+
+def _added_handles(old: Counter, new: Counter) -> set[str] | None:
+    """The names by which the rows `new` adds to `old` can be reached from outside (the
+    identifiers of the names added to old scopes), or None when the edit changed or removed
+    a row, or added one that is reached otherwise."""
+    if old - new:
+        return None
+    added = new - old
+    old_quals = {r[3] for r in old if r[0] == "s"}
+    new_quals = {r[3] for r in added if r[0] == "s"} - old_quals
+    handles: set[str] = set()
+    for r in added:
+        scope = r[1]
+        if scope is not None and scope in new_quals:
+            continue                    # inside a new symbol: reached through it only
+        if r[0] == "s" and scope is not None:
+            name = r[2]
+        elif r[0] == "b" and scope is not None and r[2] in ("assign", "declare"):
+            name = r[3]
+        else:                           # an import, an evaluated edge, a return... in an old scope
+            return None
+        ids = _IDENT.findall(name or "")
+        if not ids:
+            return None
+        handles.update(ids)
+    return handles
+
+
+def _fresh(con, path: str, handles: set[str], old: Counter) -> bool:
+    """Whether no text resolution reads, in any other file, holds one of `handles`, nor any
+    row the edited file had before."""
+    for row in old:
+        for v in row[1:]:
+            texts = v if isinstance(v, tuple) else (v,)
+            if any(isinstance(t, str) and h in t for t in texts for h in handles):
+                return False
+    prm = {"n": sorted(handles), "p": path}
+
+    def hit(*cols: str) -> str:
+        return " OR ".join(f"contains({c}, h.n)" for c in cols)
+
+    # table by table, each stopping at its first hit (a name in use is found at once)
+    for table, where, cols in (
+            ("symbols", "", ("name", "qualname", "signature")),
+            ("symbols", "AND len(decorators) > 0", ("array_to_string(decorators, ' ')",)),
+            ("imports", "", ("module", "name", "alias")),
+            ("edges", f"AND kind IN {_EDGE_KINDS}", ("dst_name",)),
+            ("bindings", "", ("name", "value", "value_type"))):
+        if store.run(con, f"""SELECT 1 FROM {table} t, (SELECT unnest($n::VARCHAR[]) AS n) h
+                              WHERE t.path <> $p {where} AND ({hit(*cols)}) LIMIT 1""", prm):
+            return False
+    return True
+
+
 def needs_full(con, changed: list[str]) -> bool:
     """Whether a change adds or removes files (or the reads of earlier runs are unknown)."""
     if not changed:
@@ -127,18 +259,20 @@ def needs_full(con, changed: list[str]) -> bool:
     return rows[0][0] > 0
 
 
-def affected(con, m: Model, changed: list[str]) -> set[str]:
+def affected(con, m: Model, changed: list[str], before: dict[str, Counter] | None = None) -> set[str]:
     """Files an edit of `changed` can change the edges of (see the module doc), and the
     files holding an edge into a symbol that is gone and has no unique successor
-    (`rebind`)."""
+    (`rebind`). `before`: the rows of (some of) the changed files before the edit
+    (`facts`); the readers of those whose edit is `quiet` are left alone."""
     chg = sorted(set(changed))
+    hushed = quiet(con, before, m) if before else set()
     before: set[str] = set()
     for (toks,) in store.run(con, "SELECT provides FROM resolve_deps WHERE list_contains($chg, path)",
                              {"chg": chg}):
         before |= set(toks or ())
     after = {f"{t}={d}" for tokens in provides(con, m, chg).values() for t, d in tokens.items()}
     moved = {t.rsplit("=", 1)[0] for t in before ^ after}
-    files = sorted(set(chg) | {t[2:] for t in moved if t.startswith("f:")})
+    files = sorted((set(chg) - hushed) | {t[2:] for t in moved if t.startswith("f:")})
     names = sorted(t for t in moved if not t.startswith("f:"))
     unbound = rebind(con)
     rows = store.run(con, """
@@ -224,4 +358,4 @@ def _bit_indexes(bits: int):
         bits ^= low
 
 
-__all__ = ["provides", "needs_full", "affected", "previous_reads", "rebind", "write"]
+__all__ = ["provides", "facts", "quiet", "needs_full", "affected", "previous_reads", "rebind", "write"]
