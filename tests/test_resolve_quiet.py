@@ -9,6 +9,7 @@ import os
 import time
 from pathlib import Path
 
+import duckdb
 import pytest
 
 from drift import differences
@@ -30,9 +31,24 @@ def _edit(root: Path, rel: str, fn) -> None:
     os.utime(p, (t, t))
 
 
+# the rows resolution writes besides edges and imports (`drift.differences`), without ids
+CANDIDATES = ("SELECT e.path, e.line, e.dst_name, c.qualname, s.qualname FROM call_candidates c "
+              "JOIN edges e USING (edge_id) LEFT JOIN symbols s ON s.symbol_id = c.symbol_id")
+DEPS = "SELECT path, files, names, provides FROM resolve_deps"
+
+
+def _rows(db: str, sql: str) -> list:
+    con = duckdb.connect(db, read_only=True)
+    try:
+        return sorted(con.execute(sql).fetchall(), key=repr)
+    finally:
+        con.close()
+
+
 def _run(tmp_path: Path, files: dict[str, str], rel: str, fn, keep: bool):
     """Index `files`, edit `rel` with `fn`, index again; returns (report of the second run,
-    rows differing from a fresh index of the edited tree)."""
+    rows differing from a fresh index of the edited tree: edges, imports, call candidates
+    and what each file's resolution read and provides)."""
     root = tmp_path / "repo"
     _write(root, files)
     db = str(tmp_path / "inc.duckdb")
@@ -46,7 +62,11 @@ def _run(tmp_path: Path, files: dict[str, str], rel: str, fn, keep: bool):
     fresh = str(tmp_path / "fresh.duckdb")
     kept.forget()
     index(root, fresh, jobs=1, progress=False)
-    return r, differences(db, fresh)
+    diff = differences(db, fresh)
+    for sql in (CANDIDATES, DEPS):
+        a, b = _rows(db, sql), _rows(fresh, sql)
+        diff += [("incremental", x) for x in a if x not in b] + [("fresh", x) for x in b if x not in a]
+    return r, diff
 
 
 def _append(text: str):
@@ -67,7 +87,7 @@ PY = {
               "def helper(x):\n    return x\n",
     "app.py": "import lib\nfrom lib import make, helper\n\n\n"
               "def main():\n    t = make()\n    t.size()\n    t.run()\n    helper(1)\n"
-              "    lib.later_added()\n    return t.extra()\n",
+              "    lib.later_added()\n    return t.extra()\n\n\ndef amb(o):\n    return o.go()\n",
     "pkg/__init__.py": "from .impl import Impl\n",
     "pkg/impl.py": "class Impl:\n    def go(self):\n        return 1\n\n\nclass Other:\n    def go(self):\n"
                    "        return 2\n",
@@ -81,6 +101,18 @@ def test_an_unused_new_function_leaves_the_readers_alone(tmp_path, keep):
     r, diff = _run(tmp_path, PY, "lib.py", _append("\n\ndef brand_new_unused_fn(y):\n    return y + 1\n"), keep)
     assert diff == []
     assert r.resolve_stats.files == 1          # lib.py only; app.py read it
+
+
+@pytest.mark.parametrize("keep", [True, False])
+def test_candidates_into_a_quietly_edited_file_follow_its_new_ids(tmp_path, keep):
+    """app.py's `o.go()` is ambiguous between two methods of pkg/impl.py (call_candidates
+    rows with their symbol ids): the ids are new after the edit, the rows follow."""
+    r, diff = _run(tmp_path, PY, "pkg/impl.py", _append("\n\ndef brand_new_unused_fn(y):\n    return y\n"), keep)
+    assert diff == []
+    assert r.resolve_stats.files == 1
+    got = _rows(str(tmp_path / "inc.duckdb"), CANDIDATES)
+    assert [row[3:] for row in got if row[0] == "app.py"] == [("pkg.impl.Impl.go", "pkg.impl.Impl.go"),
+                                                              ("pkg.impl.Other.go", "pkg.impl.Other.go")]
 
 
 @pytest.mark.parametrize("keep", [True, False])
@@ -123,7 +155,6 @@ def test_a_new_name_used_in_another_file_is_no_quiet_edit(tmp_path):
     """The reader's call was unresolved before: it resolves to the new function now."""
     r, diff = _run(tmp_path, PY, "lib.py", _append("\n\ndef later_added():\n    return 3\n"), True)
     assert diff == []
-    import duckdb
     con = duckdb.connect(str(tmp_path / "inc.duckdb"), read_only=True)
     try:
         got = con.execute("SELECT dst_qualname FROM edges WHERE path = 'app.py' AND dst_name = 'lib.later_added'"

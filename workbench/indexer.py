@@ -484,7 +484,7 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
         edited = [r.path for r in fresh if r.path in known]
         if resolve and edited and len(edited) <= _facts_max():
             from .resolve import deps
-            before = deps.facts(con, edited)
+            before = deps.before_edit(con, edited)
         if stale_ids:
             store.run(con, "CREATE OR REPLACE TEMP TABLE _stale AS SELECT unnest(?::BIGINT[]) AS file_id",
                         [stale_ids])

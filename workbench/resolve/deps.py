@@ -40,6 +40,7 @@ import hashlib
 import re
 import time
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 
 import pyarrow as pa
 
@@ -135,6 +136,28 @@ _EDGE_KINDS = ("calls", "imports", "inherits", "implements")
 # families whose resolution reads more of a file than its rows (Go: the package clause)
 _OPAQUE_FAMILIES = {"go"}
 _IDENT = re.compile(r"[^\W\d]\w*|\$\w*")
+
+
+@dataclass
+class Before:
+    """What an incremental run takes of the edited files before their rows are replaced:
+    their rows as resolution reads them (`facts`) and the ids of their symbols and edges,
+    the only ones gone afterwards (a resolving run leaves no edge pointing at a symbol
+    that is gone; a run without resolution makes the next one full), so `rebind` and the
+    `call_candidates` rebuild look those up instead of scanning for what is gone."""
+    paths: list[str]
+    facts: dict[str, Counter]
+    symbol_ids: list[int]
+    edge_ids: list[int]
+
+
+def before_edit(con, paths) -> Before:
+    """`Before` of the files `paths`, still holding their old rows."""
+    paths = sorted(set(paths))
+    prm = {"p": paths}
+    sids = [r[0] for r in store.run(con, "SELECT symbol_id FROM symbols WHERE list_contains($p, path)", prm)]
+    eids = [r[0] for r in store.run(con, "SELECT edge_id FROM edges WHERE list_contains($p, path)", prm)]
+    return Before(paths, facts(con, paths), sids, eids)
 
 
 def facts(con, paths) -> dict[str, Counter]:
@@ -259,22 +282,25 @@ def needs_full(con, changed: list[str]) -> bool:
     return rows[0][0] > 0
 
 
-def affected(con, m: Model, changed: list[str], before: dict[str, Counter] | None = None) -> set[str]:
+def affected(con, m: Model, changed: list[str], before: Before | None = None) -> set[str]:
     """Files an edit of `changed` can change the edges of (see the module doc), and the
     files holding an edge into a symbol that is gone and has no unique successor
-    (`rebind`). `before`: the rows of (some of) the changed files before the edit
-    (`facts`); the readers of those whose edit is `quiet` are left alone."""
+    (`rebind`). `before`: the changed files before the edit (`before_edit`); the readers
+    of those whose edit is `quiet` are left alone."""
     chg = sorted(set(changed))
-    hushed = quiet(con, before, m) if before else set()
-    before: set[str] = set()
+    if before is not None and before.paths != chg:
+        before = None                   # not every changed file: what is gone is not known
+    hushed = quiet(con, before.facts, m) if before is not None else set()
+    gone_ids = before.symbol_ids if before is not None else None
+    was: set[str] = set()
     for (toks,) in store.run(con, "SELECT provides FROM resolve_deps WHERE list_contains($chg, path)",
                              {"chg": chg}):
-        before |= set(toks or ())
-    after = {f"{t}={d}" for tokens in provides(con, m, chg).values() for t, d in tokens.items()}
-    moved = {t.rsplit("=", 1)[0] for t in before ^ after}
+        was |= set(toks or ())
+    now = {f"{t}={d}" for tokens in provides(con, m, chg).values() for t, d in tokens.items()}
+    moved = {t.rsplit("=", 1)[0] for t in was ^ now}
     files = sorted((set(chg) - hushed) | {t[2:] for t in moved if t.startswith("f:")})
     names = sorted(t for t in moved if not t.startswith("f:"))
-    unbound = rebind(con)
+    unbound = rebind(con, gone_ids)
     rows = store.run(con, """
         SELECT path FROM resolve_deps
         WHERE list_has_any(files, $files) OR list_has_any(names, $names)""",
@@ -293,7 +319,7 @@ def previous_reads(con, paths) -> tuple[set[str], set[str]]:
     return files, keys
 
 
-def rebind(con) -> set[str]:
+def rebind(con, gone_ids: list[int] | None = None) -> set[str]:
     """Edges into a re-indexed file point at symbol ids that are gone (its symbols got new
     ids). What such an edge means changes only if its file read the edit (a file or a
     name token above, and then the file is resolved again); otherwise it keeps its target
@@ -301,15 +327,22 @@ def rebind(con) -> set[str]:
     as a fresh resolution would give it. The rest stay pointing nowhere and their files
     are resolved again. Candidates are qualnames: `call_candidates` takes the new ids
     when it is rebuilt (`passes._write_candidates`). Returns the files of the edges that
-    still point nowhere."""
+    still point nowhere. `gone_ids`: the ids of every symbol that is gone, when known
+    (`Before`): the edges into them are looked up instead of scanned for."""
     gone = f"_wb_unbound_{time.monotonic_ns()}"
     # the edges into symbols that are gone, once (an anti join over the edges), then the
     # symbols of their qualnames only
-    store.run(con, f"""
-        CREATE TEMP TABLE {gone} AS
-        SELECT e.edge_id, e.path, e.dst_qualname FROM edges e
-        ANTI JOIN symbols s ON s.symbol_id = e.dst_id
-        WHERE e.dst_id IS NOT NULL""")
+    if gone_ids is not None:
+        store.run(con, f"""
+            CREATE TEMP TABLE {gone} AS
+            SELECT e.edge_id, e.path, e.dst_qualname FROM edges e
+            WHERE e.dst_id IN (SELECT unnest($ids::BIGINT[]))""", {"ids": gone_ids})
+    else:
+        store.run(con, f"""
+            CREATE TEMP TABLE {gone} AS
+            SELECT e.edge_id, e.path, e.dst_qualname FROM edges e
+            ANTI JOIN symbols s ON s.symbol_id = e.dst_id
+            WHERE e.dst_id IS NOT NULL""")
     try:
         store.run(con, f"""
             CREATE TEMP TABLE {gone}_to AS
@@ -358,4 +391,4 @@ def _bit_indexes(bits: int):
         bits ^= low
 
 
-__all__ = ["provides", "facts", "quiet", "needs_full", "affected", "previous_reads", "rebind", "write"]
+__all__ = ["Before", "before_edit", "provides", "facts", "quiet", "needs_full", "affected", "previous_reads", "rebind", "write"]

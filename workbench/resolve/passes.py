@@ -148,16 +148,16 @@ def _import_target_text(module: str | None, name: str | None) -> str:
 
 
 def resolve_edges(con, changed_paths=None, *, full: bool | None = None,
-                  progress: bool = False, before: dict | None = None) -> ResolveStats:
+                  progress: bool = False, before: deps.Before | None = None) -> ResolveStats:
     """Resolve calls/imports/inherits/implements edges and imports.resolved_path.
 
     `changed_paths=None` (or a database never resolved by this version) resolves
     everything; a list of changed/added/removed paths resolves only what they can affect;
     an empty list does nothing. `progress` shows a bar (tqdm.auto) when there are more
-    than `PROGRESS_MIN_EDGES` edges to evaluate. `before`: the rows of changed files as they
-    were before the edit (`deps.facts`, taken by the indexer before it replaced them): the
-    files that read one of them are left alone when its edit added only what no other file
-    can reach (`deps.quiet`).
+    than `PROGRESS_MIN_EDGES` edges to evaluate. `before`: the changed files as they were
+    before the edit (`deps.before_edit`, taken by the indexer before it replaced their
+    rows): the files that read one of them are left alone when its edit added only what no
+    other file can reach (`deps.quiet`), and what is gone is looked up by id.
     """
     with gc_paused():                 # millions of small tuples, no cycles: skip the collector
         return _resolve_edges(con, changed_paths, full, progress, before)
@@ -166,7 +166,8 @@ def resolve_edges(con, changed_paths=None, *, full: bool | None = None,
 PROGRESS_MIN_EDGES = 20_000
 
 
-def _resolve_edges(con, changed_paths, full, progress: bool = False, before: dict | None = None) -> ResolveStats:
+def _resolve_edges(con, changed_paths, full, progress: bool = False,
+                   before: deps.Before | None = None) -> ResolveStats:
     t0 = time.perf_counter()
     stats = ResolveStats()
     version = store.get_meta(con, "resolver_version")
@@ -207,7 +208,9 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False, before: dic
     if full:
         _write_candidates(con)
     else:
-        _write_candidates(con, list(rows.edge_ids), sorted(changed_paths))
+        if before is not None and before.paths != sorted(set(changed_paths)):
+            before = None
+        _write_candidates(con, list(rows.edge_ids), sorted(changed_paths), before)
     del rows
     deps.write(con, model, reads, full)
     token = kept.new_token()
@@ -374,7 +377,8 @@ def _import_edge_row(m: Model, res: Resolver, vals: set, how: str):
     return None, t[1], "builtin" if t[0] == BUILTIN else "external", None
 
 
-def _write_candidates(con, edge_ids: list[int] | None = None, changed: list[str] | None = None) -> None:
+def _write_candidates(con, edge_ids: list[int] | None = None, changed: list[str] | None = None,
+                      before: deps.Before | None = None) -> None:
     """Rebuild `call_candidates` (one row per candidate of an ambiguous edge, with the
     candidate's symbol id) from `edges.candidates`: one set-wise statement, so it never
     drifts from the edges or from re-created symbols.
@@ -383,7 +387,9 @@ def _write_candidates(con, edge_ids: list[int] | None = None, changed: list[str]
     paths) rebuild the rows of those edges only, plus the rows a change can make wrong
     elsewhere: rows of edges that are gone (or have no candidates now), rows whose symbol
     is gone, and rows naming a qualname defined in a changed file. The result is the same
-    as a full rebuild."""
+    as a full rebuild. `before` (`deps.Before` of every changed file) names the edges and
+    symbols that are gone: looked up by id instead of scanned for (an edge that has no
+    candidates now and is not gone was re-resolved, so it is among `edge_ids`)."""
     if edge_ids is None:
         store.run(con, "DELETE FROM call_candidates")
         store.run(con, """
@@ -393,18 +399,26 @@ def _write_candidates(con, edge_ids: list[int] | None = None, changed: list[str]
             LEFT JOIN symbols s ON s.qualname = c.q""")
         return
     redo = f"_wb_cand_redo_{time.monotonic_ns()}"
-    store.run_over(con, pa.table({"edge_id": store.arrow_array(edge_ids, pa.int64())}), f"""
-            CREATE TEMP TABLE {redo} AS
-            SELECT edge_id FROM _wb_rows
+    if before is not None:
+        gone = """
+            UNION SELECT edge_id FROM call_candidates WHERE edge_id IN (SELECT unnest($gone_e::BIGINT[]))
+            UNION SELECT edge_id FROM call_candidates WHERE symbol_id IN (SELECT unnest($gone_s::BIGINT[]))"""
+        prm = {"gone_e": before.edge_ids, "gone_s": before.symbol_ids}
+    else:
+        gone = """
             UNION SELECT c.edge_id FROM (SELECT DISTINCT edge_id FROM call_candidates) c
                   ANTI JOIN (SELECT edge_id FROM edges WHERE candidates IS NOT NULL) e
                     ON e.edge_id = c.edge_id
             UNION SELECT c.edge_id FROM call_candidates c
                   WHERE c.symbol_id IS NOT NULL
-                    AND NOT EXISTS (SELECT 1 FROM symbols s WHERE s.symbol_id = c.symbol_id)
+                    AND NOT EXISTS (SELECT 1 FROM symbols s WHERE s.symbol_id = c.symbol_id)"""
+        prm = {}
+    store.run_over(con, pa.table({"edge_id": store.arrow_array(edge_ids, pa.int64())}), f"""
+            CREATE TEMP TABLE {redo} AS
+            SELECT edge_id FROM _wb_rows{gone}
             UNION SELECT c.edge_id FROM call_candidates c
                   JOIN (SELECT DISTINCT qualname FROM symbols WHERE list_contains($chg, path)) q
-                    ON q.qualname = c.qualname""", {"chg": changed or []})
+                    ON q.qualname = c.qualname""", {"chg": changed or [], **prm})
     try:
         store.run(con, f"DELETE FROM call_candidates WHERE edge_id IN (SELECT edge_id FROM {redo})")
         store.run(con, f"""
