@@ -153,17 +153,16 @@ class Before:
 
 def before_edit(con, paths) -> Before:
     """`Before` of the files `paths`, still holding their old rows."""
-    paths = sorted(set(paths))
-    prm = {"p": paths}
-    sids = [r[0] for r in store.run(con, "SELECT symbol_id FROM symbols WHERE list_contains($p, path)", prm)]
-    eids = [r[0] for r in store.run(con, "SELECT edge_id FROM edges WHERE list_contains($p, path)", prm)]
-    return Before(paths, facts(con, paths), sids, eids)
+    ids: dict[str, list[int]] = {"s": [], "e": []}
+    got = facts(con, paths, ids)
+    return Before(sorted(set(paths)), got, ids["s"], ids["e"])
 
 
-def facts(con, paths) -> dict[str, Counter]:
+def facts(con, paths, ids: dict[str, list[int]] | None = None) -> dict[str, Counter]:
     """The rows of `paths` as resolution reads them, ids replaced by qualnames: path ->
     multiset of tuples (table tag, scope qualname, ...). Taken before an edit's rows
-    replace the old ones and after, for `quiet`."""
+    replace the old ones and after, for `quiet`. `ids`: their symbol ids and edge ids
+    (every kind) are added to its lists "s" and "e"."""
     paths = sorted(set(paths))
     out: dict[str, Counter] = {p: Counter() for p in paths}
     if not paths:
@@ -171,21 +170,26 @@ def facts(con, paths) -> dict[str, Counter]:
     prm = {"p": paths}
     for row in store.run(con, """
             SELECT s.path, p.qualname, s.name, s.qualname, s.kind, s.language, s.signature,
-                   s.start_line, s.is_declaration, s.decorators, s.visibility
+                   s.start_line, s.is_declaration, s.decorators, s.visibility, s.symbol_id
             FROM symbols s LEFT JOIN symbols p ON p.symbol_id = s.parent_id
             WHERE list_contains($p, s.path)""", prm):
         out[row[0]][("s", row[1], row[2], row[3], *row[4:9], tuple(row[9] or ()), row[10])] += 1
+        if ids is not None:
+            ids["s"].append(row[11])
     for row in store.run(con, """
             SELECT b.path, s.qualname, b.kind, b.name, b.value, b.value_type, v.qualname, b.line
             FROM bindings b LEFT JOIN symbols s ON s.symbol_id = b.src_id
                             LEFT JOIN symbols v ON v.symbol_id = b.value_id
             WHERE list_contains($p, b.path)""", prm):
         out[row[0]][("b", *row[1:])] += 1
-    for row in store.run(con, f"""
-            SELECT e.path, s.qualname, e.kind, e.dst_name, e.line
+    for row in store.run(con, """
+            SELECT e.path, s.qualname, e.kind, e.dst_name, e.line, e.edge_id
             FROM edges e LEFT JOIN symbols s ON s.symbol_id = e.src_id
-            WHERE list_contains($p, e.path) AND e.kind IN {_EDGE_KINDS}""", prm):
-        out[row[0]][("e", *row[1:])] += 1
+            WHERE list_contains($p, e.path)""", prm):
+        if row[2] in _EDGE_KINDS:
+            out[row[0]][("e", *row[1:5])] += 1
+        if ids is not None:
+            ids["e"].append(row[5])
     for row in store.run(con, """
             SELECT i.path, s.qualname, i.module, i.name, i.alias, i.line
             FROM imports i LEFT JOIN symbols s ON s.symbol_id = i.src_id

@@ -9,7 +9,8 @@ Arrow table.
 Incremental runs (`changed_paths` given) re-resolve the edges of the changed files, the
 edges that pointed into them (their `dst_id` no longer exists and no single symbol has
 their target's qualname now: `deps.rebind`), and the edges whose target name or class
-hierarchy the change may affect. They turn
+hierarchy the change may affect (not those of files that only read an edited file whose
+edit added nothing they can reach: `deps.quiet`). They turn
 bindings into Python objects only for the files evaluation reaches (argument rows: only
 for the callee names it asks about), from the same bulk query kept as Arrow, and rebuild
 `call_candidates` only for the edges they touched (plus rows a change made stale). When
