@@ -229,3 +229,42 @@ def test_other_languages_unused_addition_and_seen_changes(tmp_path, lang):
             assert r.resolve_stats.files == (2 if lang == "go" else 1), (lang, name)
         else:
             assert r.resolve_stats.files > 1, (lang, name)
+
+
+# decorators: a kept model patches its decorator flows for the changed files
+DECO = {
+    "deco.py": "import functools\n\n\ndef register(fn):\n    return fn\n\n\ndef traced(fn):\n"
+               "    @functools.wraps(fn)\n    def wrapper(*a):\n        return fn(*a)\n    return wrapper\n",
+    "a.py": "from deco import register, traced\nfrom contextlib import contextmanager\n\n\n@register\n"
+            "def f():\n    return 1\n\n\n@contextmanager\ndef ctx():\n    yield 1\n",
+    "b.py": "from deco import register, traced\n\n\n@traced\ndef g():\n    return 2\n",
+    "main.py": "from a import f, ctx\nfrom b import g\n\n\ndef run():\n    f()\n    g()\n"
+               "    with ctx() as c:\n        c.bit_length()\n",
+}
+DECO_EDITS = {
+    "decorator swapped": ("b.py", _replace("@traced", "@register")),
+    "decorator removed": ("a.py", _replace("@register\n", "")),
+    "decorated function added": ("b.py", _append("\n\n@traced\ndef h():\n    return 3\n")),
+    "a function named like a well-known decorator": ("deco.py", _append("\n\ndef contextmanager(fn):\n"
+                                                                        "    return fn\n")),
+    "decorator body changed": ("deco.py", _replace("    return fn\n\n\ndef traced", "    return None\n\n\ndef traced")),
+}
+
+
+@pytest.mark.parametrize("case", sorted(DECO_EDITS))
+def test_decorator_edits_with_a_kept_model_equal_a_fresh_index(tmp_path, case):
+    rel, fn = DECO_EDITS[case]
+    # two edits in a row, so the second refreshes flows the first run built
+    root = tmp_path / "repo"
+    _write(root, DECO)
+    db = str(tmp_path / "inc.duckdb")
+    index(root, db, jobs=1, progress=False)
+    _edit(root, "main.py", _append("\n# a note\n"))
+    index(root, db, jobs=1, progress=False)
+    _edit(root, rel, fn)
+    r = index(root, db, jobs=1, progress=False)
+    assert r.resolve_stats.model_kept == (kept.KEEP > 0)
+    fresh = str(tmp_path / "fresh.duckdb")
+    kept.forget()
+    index(root, fresh, jobs=1, progress=False)
+    assert differences(db, fresh) == []
