@@ -268,3 +268,33 @@ def test_decorator_edits_with_a_kept_model_equal_a_fresh_index(tmp_path, case):
     kept.forget()
     index(root, fresh, jobs=1, progress=False)
     assert differences(db, fresh) == []
+
+
+# names resolution looks up without any text naming them (protocols, constructors, the
+# types of literals): never fresh
+IMPLICIT = {
+    "python __init__": ({
+        "lib.py": "class C:\n    pass\n",
+        "app.py": "from lib import C\n\n\ndef main():\n    return C()\n",
+    }, "lib.py", _replace("class C:\n    pass\n", "class C:\n    pass\n\n    def __init__(self):\n        pass\n")),
+    "python __call__": ({
+        "lib.py": "class C:\n    pass\n\n\nc = C()\n",
+        "app.py": "from lib import c\n\n\ndef main():\n    return c()\n",
+    }, "lib.py", _replace("class C:\n    pass\n", "class C:\n    pass\n\n    def __call__(self):\n        pass\n")),
+    "python __enter__": ({
+        "lib.py": "class C:\n    def work(self):\n        return 1\n",
+        "app.py": "from lib import C\n\n\ndef main():\n    with C() as c:\n        return c.work()\n",
+    }, "lib.py", _append("\n    def __enter__(self):\n        return self\n")),
+    "js constructor": ({
+        "lib.js": "export class C {\n  work() {\n    return 1;\n  }\n}\n",
+        "app.js": "import { C } from './lib.js';\n\nexport function main() {\n  return new C();\n}\n",
+    }, "lib.js", _replace("  work() {", "  constructor() {\n    this.x = 1;\n  }\n  work() {")),
+}
+
+
+@pytest.mark.parametrize("case", sorted(IMPLICIT))
+def test_names_resolution_looks_up_itself_are_never_quiet(tmp_path, case):
+    files, rel, fn = IMPLICIT[case]
+    r, diff = _run(tmp_path, files, rel, fn, True)
+    assert diff == []
+    assert r.resolve_stats.files > 1

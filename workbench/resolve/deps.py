@@ -248,9 +248,33 @@ def _added_handles(old: Counter, new: Counter) -> set[str] | None:
     return handles
 
 
+_IMPLICIT: frozenset | None = None
+
+
+def implicit_names() -> frozenset:
+    """Names resolution may look up with no text of the repository naming them: every
+    identifier quoted in the resolver's own code (protocol methods such as `__call__` or
+    `__enter__`, `constructor`, the types of literals), Python's builtins, and every
+    dunder name. A new definition under such a name is never `quiet`."""
+    global _IMPLICIT
+    if _IMPLICIT is None:
+        import builtins
+        from pathlib import Path
+        quoted = re.compile(r"""["']([A-Za-z_$][A-Za-z0-9_$]*)["']""")
+        names = set(dir(builtins))
+        for src in sorted(Path(__file__).parent.rglob("*.py")):
+            names.update(quoted.findall(src.read_text(encoding="utf-8")))
+        _IMPLICIT = frozenset(names)
+    return _IMPLICIT
+
+
 def _fresh(con, path: str, handles: set[str], old: Counter) -> bool:
-    """Whether no text resolution reads, in any other file, holds one of `handles`, nor any
-    row the edited file had before."""
+    """Whether no name of `handles` is one resolution looks up by itself
+    (`implicit_names`), and no text resolution reads, in any other file, holds one of
+    them, nor any row the edited file had before."""
+    special = implicit_names()
+    if any(h in special or (h.startswith("__") and h.endswith("__")) for h in handles):
+        return False
     for row in old:
         for v in row[1:]:
             texts = v if isinstance(v, tuple) else (v,)
