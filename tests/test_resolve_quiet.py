@@ -186,8 +186,7 @@ LANGS = {
                                            "        Lib l = new Lib();\n        l.size();\n"
                                            "        return l.extra();\n    }\n}\n",
     }, "src/main/java/com/acme/Lib.java",
-        ("    public int size() { return 2; }\n}", "    public int size() { return 2; }\n"
-                                                "    public int brandNewUnused() { return 7; }\n}"),
+        "\nclass BrandNewUnused {\n    int seven() { return 7; }\n}\n",
         ("    public int size() { return 2; }\n}", "    public int size() { return 2; }\n"
                                                 "    public int extra() { return 7; }\n}"),
         ("    public static int helper(int x)", "    public static int helper2(int x)")),
@@ -224,9 +223,9 @@ def test_other_languages_unused_addition_and_seen_changes(tmp_path, lang):
         r, diff = _run(tmp_path / name, files, rel, fn, True)
         assert diff == [], (lang, name, diff[:5])
         if name == "unused":
-            # Go resolves a package's files together (and reads their package clause from
-            # disk): never quiet there
-            assert r.resolve_stats.files == (2 if lang == "go" else 1), (lang, name)
+            # Go: never quiet (the package clause is read from disk); Java: a new class
+            # changes what its package holds (the `p:` token App.java read)
+            assert r.resolve_stats.files == (2 if lang in ("go", "java") else 1), (lang, name)
         else:
             assert r.resolve_stats.files > 1, (lang, name)
 
@@ -295,6 +294,28 @@ IMPLICIT = {
 @pytest.mark.parametrize("case", sorted(IMPLICIT))
 def test_names_resolution_looks_up_itself_are_never_quiet(tmp_path, case):
     files, rel, fn = IMPLICIT[case]
+    r, diff = _run(tmp_path, files, rel, fn, True)
+    assert diff == []
+    assert r.resolve_stats.files > 1
+
+
+# additions reached without their name: by walking an old class's methods, as a default export
+UNNAMED = {
+    "python method setting an attribute": ({
+        "lib.py": "class Base:\n    def run(self):\n        return 1\n\n\nclass Other:\n    def run(self):\n"
+                  "        return 2\n\n\nclass Thing:\n    def __init__(self):\n        self.val = Base()\n",
+        "app.py": "from lib import Thing\n\n\ndef main():\n    return Thing().val.run()\n",
+    }, "lib.py", _append("\n    def brand_new_setter(self):\n        self.val = Other()\n")),
+    "js default export": ({
+        "lib.js": "export function helper() {\n  return 1;\n}\n",
+        "app.js": "import thing from './lib.js';\n\nexport function main() {\n  return thing();\n}\n",
+    }, "lib.js", _append("\nexport default function brandNewDefault() {\n  return 2;\n}\n")),
+}
+
+
+@pytest.mark.parametrize("case", sorted(UNNAMED))
+def test_additions_reached_without_their_name_are_never_quiet(tmp_path, case):
+    files, rel, fn = UNNAMED[case]
     r, diff = _run(tmp_path, files, rel, fn, True)
     assert diff == []
     assert r.resolve_stats.files > 1

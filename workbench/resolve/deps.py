@@ -28,11 +28,15 @@ A file that read an edited file is left alone when the edit only *added* facts n
 reach (`quiet`): the indexer takes the edited files' rows as the resolver reads them
 (`facts`: symbols, bindings, imports and the edges it evaluates, with qualnames in place
 of ids) before it replaces them; every row of before is still there after, and each
-added row hangs on a symbol the edit added, or on an old scope under a name (each
-identifier of it) that no text of any other file, nor any old row of the edited file,
-holds: no lookup anywhere can ask for it. A new, unused function or class is such an
-edit; so is one that changes no row at all (a comment). Whatever the added rows put into
-the indexes read by name is caught by the tokens above, as for any edit.
+added row hangs on a symbol the edit added to the module, or on the module's scope under
+a name (each identifier of it) that no text of any other file nor any old row of the
+edited file holds, and that resolution never looks up by itself (a protocol method such
+as `__call__`, a constructor, the type of a literal: `implicit_names`): no lookup
+anywhere can ask for it. A new, unused function or class is such an edit; so is one that
+changes no row at all (a comment). Whatever the added rows put into the indexes read by
+name is caught by the tokens above, as for any edit. Additions inside an old class,
+function or variable are not quiet (a class's methods are walked for the attributes
+they set), nor is a JavaScript default export.
 """
 from __future__ import annotations
 
@@ -223,23 +227,34 @@ def quiet(con, before: dict[str, Counter], m: Model) -> set[str]:
 
 def _added_handles(old: Counter, new: Counter) -> set[str] | None:
     """The names by which the rows `new` adds to `old` can be reached from outside (the
-    identifiers of the names added to old scopes), or None when the edit changed or removed
-    a row, or added one that is reached otherwise."""
+    identifiers of the names added to the module's scope), or None when the edit changed
+    or removed a row, or added one that is reached otherwise: anything added inside an
+    old class, function or other symbol (a class's methods are walked for the attributes
+    they set, an object literal for its functions), an import, an evaluated edge, a
+    return... in the module's scope, a JavaScript default export."""
     if old - new:
         return None
     added = new - old
-    old_quals = {r[3] for r in old if r[0] == "s"}
-    new_quals = {r[3] for r in added if r[0] == "s"} - old_quals
+    old_kind = {r[3]: r[4] for r in old if r[0] == "s"}
+    parent_of = {r[3]: r[1] for r in added if r[0] == "s" and r[3] not in old_kind}
     handles: set[str] = set()
     for r in added:
-        scope = r[1]
-        if scope is not None and scope in new_quals:
+        scope = anchor = r[1]
+        for _ in range(len(parent_of) + 1):      # up to the nearest old symbol
+            if anchor not in parent_of:
+                break
+            anchor = parent_of[anchor]
+        if anchor is None or old_kind.get(anchor) != "module":
+            return None
+        if scope in parent_of:
             continue                    # inside a new symbol: reached through it only
-        if r[0] == "s" and scope is not None:
+        if r[0] == "s":
+            if (r[6] or "").lstrip().startswith("export default"):
+                return None
             name = r[2]
-        elif r[0] == "b" and scope is not None and r[2] in ("assign", "declare"):
+        elif r[0] == "b" and r[2] in ("assign", "declare"):
             name = r[3]
-        else:                           # an import, an evaluated edge, a return... in an old scope
+        else:
             return None
         ids = _IDENT.findall(name or "")
         if not ids:
