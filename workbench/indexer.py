@@ -483,6 +483,14 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
                      | {r.language for r in fresh})
     store.run(con, "BEGIN TRANSACTION")
     try:
+        # the rows of a few edited files as resolution reads them, before they are replaced:
+        # the files that read them need no new resolution when the edit added only what no
+        # other file can reach (`resolve.deps.quiet`)
+        before = None
+        edited = [r.path for r in fresh if r.path in known]
+        if resolve and edited and len(edited) <= _facts_max():
+            from .resolve import deps
+            before = deps.before_edit(con, edited)
         if stale_ids:
             store.run(con, "CREATE OR REPLACE TEMP TABLE _stale AS SELECT unnest(?::BIGINT[]) AS file_id",
                         [stale_ids])
@@ -510,7 +518,7 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
         t_resolve = time.perf_counter()
         if resolve:
             from .resolve import resolve_edges
-            report.resolve_stats = resolve_edges(con, report.changed_paths, progress=progress)
+            report.resolve_stats = resolve_edges(con, report.changed_paths, progress=progress, before=before)
         elif stale_ids:                 # rows were replaced or removed: unbind what pointed there
             _unbind_stale(con)
         elif report.changed_paths:      # only additions: nothing can point at a removed symbol
@@ -533,6 +541,11 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
     report.files, report.symbols, report.edges = counts
     report.by_status = dict(con.execute("SELECT status, count(*) FROM files GROUP BY 1").fetchall())
     return report
+
+
+def _facts_max() -> int:
+    from .resolve.deps import FACTS_MAX
+    return FACTS_MAX
 
 
 def _out_of_line_languages() -> set[str]:

@@ -23,18 +23,34 @@ the edited ones, those that read an edited file or a file it provides members to
 those that read a token the edited files provide (before or after the edit). Adding or
 removing a file changes which names exist (modules, packages, specifiers) and resolves
 everything.
+
+A file that read an edited file is left alone when the edit only *added* facts nobody can
+reach (`quiet`): the indexer takes the edited files' rows as the resolver reads them
+(`facts`: symbols, bindings, imports and the edges it evaluates, with qualnames in place
+of ids) before it replaces them; every row of before is still there after, and each
+added row hangs on a symbol the edit added to the module, or on the module's scope under
+a name (each identifier of it) that no text of any other file nor any old row of the
+edited file holds, and that resolution never looks up by itself (a protocol method such
+as `__call__`, a constructor, the type of a literal: `implicit_names`): no lookup
+anywhere can ask for it. A new, unused function or class is such an edit; so is one that
+changes no row at all (a comment). Whatever the added rows put into the indexes read by
+name is caught by the tokens above, as for any edit. Additions inside an old class,
+function or variable are not quiet (a class's methods are walked for the attributes
+they set), nor is a JavaScript default export.
 """
 from __future__ import annotations
 
 import hashlib
+import re
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
+from dataclasses import dataclass
 
 import pyarrow as pa
 
 from .. import store
 from .kinds import CALL_TARGET_KINDS, CLASS_KINDS, FUNCTION_KINDS
-from .lang import FAMILIES
+from .lang import FAMILIES, family_of
 from .model import Model
 
 _NAMED = CALL_TARGET_KINDS | CLASS_KINDS
@@ -115,6 +131,188 @@ def _digest(items: list[str]) -> str:
                            digest_size=8).hexdigest()
 
 
+# -------------------------------------------------------------------- facts of edited files
+#: files whose rows an incremental run takes before they are replaced (more changed files:
+#: their readers are resolved again, as for any edit)
+FACTS_MAX = 8
+# the edge kinds resolution reads or evaluates (the others are structure: `contains`)
+_EDGE_KINDS = ("calls", "imports", "inherits", "implements")
+# families whose resolution reads more of a file than its rows (Go: the package clause)
+_OPAQUE_FAMILIES = {"go"}
+_IDENT = re.compile(r"[^\W\d]\w*|\$\w*")
+
+
+@dataclass
+class Before:
+    """What an incremental run takes of the edited files before their rows are replaced:
+    their rows as resolution reads them (`facts`) and the ids of their symbols and edges,
+    the only ones gone afterwards (a resolving run leaves no edge pointing at a symbol
+    that is gone; a run without resolution makes the next one full), so `rebind` and the
+    `call_candidates` rebuild look those up instead of scanning for what is gone."""
+    paths: list[str]
+    facts: dict[str, Counter]
+    symbol_ids: list[int]
+    edge_ids: list[int]
+
+
+def before_edit(con, paths) -> Before:
+    """`Before` of the files `paths`, still holding their old rows."""
+    ids: dict[str, list[int]] = {"s": [], "e": []}
+    got = facts(con, paths, ids)
+    return Before(sorted(set(paths)), got, ids["s"], ids["e"])
+
+
+def facts(con, paths, ids: dict[str, list[int]] | None = None) -> dict[str, Counter]:
+    """The rows of `paths` as resolution reads them, ids replaced by qualnames: path ->
+    multiset of tuples (table tag, scope qualname, ...). Taken before an edit's rows
+    replace the old ones and after, for `quiet`. `ids`: their symbol ids and edge ids
+    (every kind) are added to its lists "s" and "e"."""
+    paths = sorted(set(paths))
+    out: dict[str, Counter] = {p: Counter() for p in paths}
+    if not paths:
+        return out
+    prm = {"p": paths}
+    for row in store.run(con, """
+            SELECT s.path, p.qualname, s.name, s.qualname, s.kind, s.language, s.signature,
+                   s.start_line, s.is_declaration, s.decorators, s.visibility, s.symbol_id
+            FROM symbols s LEFT JOIN symbols p ON p.symbol_id = s.parent_id
+            WHERE list_contains($p, s.path)""", prm):
+        out[row[0]][("s", row[1], row[2], row[3], *row[4:9], tuple(row[9] or ()), row[10])] += 1
+        if ids is not None:
+            ids["s"].append(row[11])
+    for row in store.run(con, """
+            SELECT b.path, s.qualname, b.kind, b.name, b.value, b.value_type, v.qualname, b.line
+            FROM bindings b LEFT JOIN symbols s ON s.symbol_id = b.src_id
+                            LEFT JOIN symbols v ON v.symbol_id = b.value_id
+            WHERE list_contains($p, b.path)""", prm):
+        out[row[0]][("b", *row[1:])] += 1
+    for row in store.run(con, """
+            SELECT e.path, s.qualname, e.kind, e.dst_name, e.line, e.edge_id
+            FROM edges e LEFT JOIN symbols s ON s.symbol_id = e.src_id
+            WHERE list_contains($p, e.path)""", prm):
+        if row[2] in _EDGE_KINDS:
+            out[row[0]][("e", *row[1:5])] += 1
+        if ids is not None:
+            ids["e"].append(row[5])
+    for row in store.run(con, """
+            SELECT i.path, s.qualname, i.module, i.name, i.alias, i.line
+            FROM imports i LEFT JOIN symbols s ON s.symbol_id = i.src_id
+            WHERE list_contains($p, i.path)""", prm):
+        out[row[0]][("i", *row[1:])] += 1
+    for row in store.run(con, "SELECT path, language, module, status FROM files WHERE list_contains($p, path)",
+                         prm):
+        out[row[0]][("f", None, *row[1:])] += 1
+    return out
+
+
+def quiet(con, before: dict[str, Counter], m: Model) -> set[str]:
+    """The edited files (of `before`, their rows before the edit) whose edit no other file
+    can see: see the module doc."""
+    if not before:
+        return set()
+    after = facts(con, before)
+    out = set()
+    for path, old in before.items():
+        lang = m.file_lang.get(path)
+        if lang is None or family_of(lang) in _OPAQUE_FAMILIES:
+            continue
+        handles = _added_handles(old, after.get(path, Counter()))
+        if handles is None:
+            continue
+        if handles and not _fresh(con, path, handles, old):
+            continue
+        out.add(path)
+    return out
+
+
+def _added_handles(old: Counter, new: Counter) -> set[str] | None:
+    """The names by which the rows `new` adds to `old` can be reached from outside (the
+    identifiers of the names added to the module's scope), or None when the edit changed
+    or removed a row, or added one that is reached otherwise: anything added inside an
+    old class, function or other symbol (a class's methods are walked for the attributes
+    they set, an object literal for its functions), an import, an evaluated edge, a
+    return... in the module's scope, a JavaScript default export."""
+    if old - new:
+        return None
+    added = new - old
+    old_kind = {r[3]: r[4] for r in old if r[0] == "s"}
+    parent_of = {r[3]: r[1] for r in added if r[0] == "s" and r[3] not in old_kind}
+    handles: set[str] = set()
+    for r in added:
+        scope = anchor = r[1]
+        for _ in range(len(parent_of) + 1):      # up to the nearest old symbol
+            if anchor not in parent_of:
+                break
+            anchor = parent_of[anchor]
+        if anchor is None or old_kind.get(anchor) != "module":
+            return None
+        if scope in parent_of:
+            continue                    # inside a new symbol: reached through it only
+        if r[0] == "s":
+            if (r[6] or "").lstrip().startswith("export default"):
+                return None
+            name = r[2]
+        elif r[0] == "b" and r[2] in ("assign", "declare"):
+            name = r[3]
+        else:
+            return None
+        ids = _IDENT.findall(name or "")
+        if not ids:
+            return None
+        handles.update(ids)
+    return handles
+
+
+_IMPLICIT: frozenset | None = None
+
+
+def implicit_names() -> frozenset:
+    """Names resolution may look up with no text of the repository naming them: every
+    identifier quoted in the resolver's own code (protocol methods such as `__call__` or
+    `__enter__`, `constructor`, the types of literals), Python's builtins, and every
+    dunder name. A new definition under such a name is never `quiet`."""
+    global _IMPLICIT
+    if _IMPLICIT is None:
+        import builtins
+        from pathlib import Path
+        quoted = re.compile(r"""["']([A-Za-z_$][A-Za-z0-9_$]*)["']""")
+        names = set(dir(builtins))
+        for src in sorted(Path(__file__).parent.rglob("*.py")):
+            names.update(quoted.findall(src.read_text(encoding="utf-8")))
+        _IMPLICIT = frozenset(names)
+    return _IMPLICIT
+
+
+def _fresh(con, path: str, handles: set[str], old: Counter) -> bool:
+    """Whether no name of `handles` is one resolution looks up by itself
+    (`implicit_names`), and no text resolution reads, in any other file, holds one of
+    them, nor any row the edited file had before."""
+    special = implicit_names()
+    if any(h in special or (h.startswith("__") and h.endswith("__")) for h in handles):
+        return False
+    for row in old:
+        for v in row[1:]:
+            texts = v if isinstance(v, tuple) else (v,)
+            if any(isinstance(t, str) and h in t for t in texts for h in handles):
+                return False
+    prm = {"n": sorted(handles), "p": path}
+
+    def hit(*cols: str) -> str:
+        return " OR ".join(f"contains({c}, h.n)" for c in cols)
+
+    # table by table, each stopping at its first hit (a name in use is found at once)
+    for table, where, cols in (
+            ("symbols", "", ("name", "qualname", "signature")),
+            ("symbols", "AND len(decorators) > 0", ("array_to_string(decorators, ' ')",)),
+            ("imports", "", ("module", "name", "alias")),
+            ("edges", f"AND kind IN {_EDGE_KINDS}", ("dst_name",)),
+            ("bindings", "", ("name", "value", "value_type"))):
+        if store.run(con, f"""SELECT 1 FROM {table} t, (SELECT unnest($n::VARCHAR[]) AS n) h
+                              WHERE t.path <> $p {where} AND ({hit(*cols)}) LIMIT 1""", prm):
+            return False
+    return True
+
+
 def needs_full(con, changed: list[str]) -> bool:
     """Whether a change adds or removes files (or the reads of earlier runs are unknown)."""
     if not changed:
@@ -127,20 +325,25 @@ def needs_full(con, changed: list[str]) -> bool:
     return rows[0][0] > 0
 
 
-def affected(con, m: Model, changed: list[str]) -> set[str]:
+def affected(con, m: Model, changed: list[str], before: Before | None = None) -> set[str]:
     """Files an edit of `changed` can change the edges of (see the module doc), and the
     files holding an edge into a symbol that is gone and has no unique successor
-    (`rebind`)."""
+    (`rebind`). `before`: the changed files before the edit (`before_edit`); the readers
+    of those whose edit is `quiet` are left alone."""
     chg = sorted(set(changed))
-    before: set[str] = set()
+    if before is not None and before.paths != chg:
+        before = None                   # not every changed file: what is gone is not known
+    hushed = quiet(con, before.facts, m) if before is not None else set()
+    gone_ids = before.symbol_ids if before is not None else None
+    was: set[str] = set()
     for (toks,) in store.run(con, "SELECT provides FROM resolve_deps WHERE list_contains($chg, path)",
                              {"chg": chg}):
-        before |= set(toks or ())
-    after = {f"{t}={d}" for tokens in provides(con, m, chg).values() for t, d in tokens.items()}
-    moved = {t.rsplit("=", 1)[0] for t in before ^ after}
-    files = sorted(set(chg) | {t[2:] for t in moved if t.startswith("f:")})
+        was |= set(toks or ())
+    now = {f"{t}={d}" for tokens in provides(con, m, chg).values() for t, d in tokens.items()}
+    moved = {t.rsplit("=", 1)[0] for t in was ^ now}
+    files = sorted((set(chg) - hushed) | {t[2:] for t in moved if t.startswith("f:")})
     names = sorted(t for t in moved if not t.startswith("f:"))
-    unbound = rebind(con)
+    unbound = rebind(con, gone_ids)
     rows = store.run(con, """
         SELECT path FROM resolve_deps
         WHERE list_has_any(files, $files) OR list_has_any(names, $names)""",
@@ -159,7 +362,7 @@ def previous_reads(con, paths) -> tuple[set[str], set[str]]:
     return files, keys
 
 
-def rebind(con) -> set[str]:
+def rebind(con, gone_ids: list[int] | None = None) -> set[str]:
     """Edges into a re-indexed file point at symbol ids that are gone (its symbols got new
     ids). What such an edge means changes only if its file read the edit (a file or a
     name token above, and then the file is resolved again); otherwise it keeps its target
@@ -167,15 +370,22 @@ def rebind(con) -> set[str]:
     as a fresh resolution would give it. The rest stay pointing nowhere and their files
     are resolved again. Candidates are qualnames: `call_candidates` takes the new ids
     when it is rebuilt (`passes._write_candidates`). Returns the files of the edges that
-    still point nowhere."""
+    still point nowhere. `gone_ids`: the ids of every symbol that is gone, when known
+    (`Before`): the edges into them are looked up instead of scanned for."""
     gone = f"_wb_unbound_{time.monotonic_ns()}"
     # the edges into symbols that are gone, once (an anti join over the edges), then the
     # symbols of their qualnames only
-    store.run(con, f"""
-        CREATE TEMP TABLE {gone} AS
-        SELECT e.edge_id, e.path, e.dst_qualname FROM edges e
-        ANTI JOIN symbols s ON s.symbol_id = e.dst_id
-        WHERE e.dst_id IS NOT NULL""")
+    if gone_ids is not None:
+        store.run(con, f"""
+            CREATE TEMP TABLE {gone} AS
+            SELECT e.edge_id, e.path, e.dst_qualname FROM edges e
+            WHERE e.dst_id IN (SELECT unnest($ids::BIGINT[]))""", {"ids": gone_ids})
+    else:
+        store.run(con, f"""
+            CREATE TEMP TABLE {gone} AS
+            SELECT e.edge_id, e.path, e.dst_qualname FROM edges e
+            ANTI JOIN symbols s ON s.symbol_id = e.dst_id
+            WHERE e.dst_id IS NOT NULL""")
     try:
         store.run(con, f"""
             CREATE TEMP TABLE {gone}_to AS
@@ -224,4 +434,4 @@ def _bit_indexes(bits: int):
         bits ^= low
 
 
-__all__ = ["provides", "needs_full", "affected", "previous_reads", "rebind", "write"]
+__all__ = ["Before", "before_edit", "provides", "facts", "quiet", "needs_full", "affected", "previous_reads", "rebind", "write"]

@@ -9,7 +9,8 @@ Arrow table.
 Incremental runs (`changed_paths` given) re-resolve the edges of the changed files, the
 edges that pointed into them (their `dst_id` no longer exists and no single symbol has
 their target's qualname now: `deps.rebind`), and the edges whose target name or class
-hierarchy the change may affect. They turn
+hierarchy the change may affect (not those of files that only read an edited file whose
+edit added nothing they can reach: `deps.quiet`). They turn
 bindings into Python objects only for the files evaluation reaches (argument rows: only
 for the callee names it asks about), from the same bulk query kept as Arrow, and rebuild
 `call_candidates` only for the edges they touched (plus rows a change made stale). When
@@ -18,6 +19,7 @@ incremental run refreshes that model for the changed files instead of loading it
 """
 from __future__ import annotations
 
+import gc
 import time
 import warnings
 from array import array
@@ -147,22 +149,26 @@ def _import_target_text(module: str | None, name: str | None) -> str:
 
 
 def resolve_edges(con, changed_paths=None, *, full: bool | None = None,
-                  progress: bool = False) -> ResolveStats:
+                  progress: bool = False, before: deps.Before | None = None) -> ResolveStats:
     """Resolve calls/imports/inherits/implements edges and imports.resolved_path.
 
     `changed_paths=None` (or a database never resolved by this version) resolves
     everything; a list of changed/added/removed paths resolves only what they can affect;
     an empty list does nothing. `progress` shows a bar (tqdm.auto) when there are more
-    than `PROGRESS_MIN_EDGES` edges to evaluate.
+    than `PROGRESS_MIN_EDGES` edges to evaluate. `before`: the changed files as they were
+    before the edit (`deps.before_edit`, taken by the indexer before it replaced their
+    rows): the files that read one of them are left alone when its edit added only what no
+    other file can reach (`deps.quiet`), and what is gone is looked up by id.
     """
     with gc_paused():                 # millions of small tuples, no cycles: skip the collector
-        return _resolve_edges(con, changed_paths, full, progress)
+        return _resolve_edges(con, changed_paths, full, progress, before)
 
 
 PROGRESS_MIN_EDGES = 20_000
 
 
-def _resolve_edges(con, changed_paths, full, progress: bool = False) -> ResolveStats:
+def _resolve_edges(con, changed_paths, full, progress: bool = False,
+                   before: deps.Before | None = None) -> ResolveStats:
     t0 = time.perf_counter()
     stats = ResolveStats()
     version = store.get_meta(con, "resolver_version")
@@ -187,7 +193,7 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False) -> ResolveS
     if not stats.model_kept:
         model = None
         model = Model(con, bulk_bindings=full)
-    scope_paths = None if full else deps.affected(con, model, list(changed_paths))
+    scope_paths = None if full else deps.affected(con, model, list(changed_paths), before)
     if scope_paths is not None:
         model.prefetch(*deps.previous_reads(con, scope_paths))
     res = Resolver(model)
@@ -206,12 +212,22 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False) -> ResolveS
         _write_candidates(con)
         release_unused_memory()
     else:
-        _write_candidates(con, list(rows.edge_ids), sorted(changed_paths))
+        if before is not None and before.paths != sorted(set(changed_paths)):
+            before = None
+        _write_candidates(con, list(rows.edge_ids), sorted(changed_paths), before)
     del rows
     deps.write(con, model, reads, full)
     token = kept.new_token()
     store.set_meta(con, resolver_version=RESOLVER_VERSION, resolve_token=token)
     kept.put(token, model)
+    if not stats.model_kept:
+        # a model built afresh: millions of new objects, all in the collector's youngest
+        # generation (it is paused). One full pass now takes the survivors to the oldest;
+        # left to the collector, its passes over the younger generations would each walk
+        # them again in whatever runs next (the first incremental run after a full index
+        # paid ~0.15 s for one). The oldest generation is walked again only when the
+        # objects added since reach a quarter of it.
+        gc.collect()
     stats.seconds = time.perf_counter() - t0
     return stats
 
@@ -367,7 +383,8 @@ def _import_edge_row(m: Model, res: Resolver, vals: set, how: str):
     return None, t[1], "builtin" if t[0] == BUILTIN else "external", None
 
 
-def _write_candidates(con, edge_ids: list[int] | None = None, changed: list[str] | None = None) -> None:
+def _write_candidates(con, edge_ids: list[int] | None = None, changed: list[str] | None = None,
+                      before: deps.Before | None = None) -> None:
     """Rebuild `call_candidates` (one row per candidate of an ambiguous edge, with the
     candidate's symbol id) from `edges.candidates`: one set-wise statement, so it never
     drifts from the edges or from re-created symbols.
@@ -376,7 +393,9 @@ def _write_candidates(con, edge_ids: list[int] | None = None, changed: list[str]
     paths) rebuild the rows of those edges only, plus the rows a change can make wrong
     elsewhere: rows of edges that are gone (or have no candidates now), rows whose symbol
     is gone, and rows naming a qualname defined in a changed file. The result is the same
-    as a full rebuild."""
+    as a full rebuild. `before` (`deps.Before` of every changed file) names the edges and
+    symbols that are gone: looked up by id instead of scanned for (an edge that has no
+    candidates now and is not gone was re-resolved, so it is among `edge_ids`)."""
     if edge_ids is None:
         store.run(con, "DELETE FROM call_candidates")
         store.run(con, """
@@ -386,18 +405,26 @@ def _write_candidates(con, edge_ids: list[int] | None = None, changed: list[str]
             LEFT JOIN symbols s ON s.qualname = c.q""")
         return
     redo = f"_wb_cand_redo_{time.monotonic_ns()}"
-    store.run_over(con, pa.table({"edge_id": store.arrow_array(edge_ids, pa.int64())}), f"""
-            CREATE TEMP TABLE {redo} AS
-            SELECT edge_id FROM _wb_rows
+    if before is not None:
+        gone = """
+            UNION SELECT edge_id FROM call_candidates WHERE edge_id IN (SELECT unnest($gone_e::BIGINT[]))
+            UNION SELECT edge_id FROM call_candidates WHERE symbol_id IN (SELECT unnest($gone_s::BIGINT[]))"""
+        prm = {"gone_e": before.edge_ids, "gone_s": before.symbol_ids}
+    else:
+        gone = """
             UNION SELECT c.edge_id FROM (SELECT DISTINCT edge_id FROM call_candidates) c
                   ANTI JOIN (SELECT edge_id FROM edges WHERE candidates IS NOT NULL) e
                     ON e.edge_id = c.edge_id
             UNION SELECT c.edge_id FROM call_candidates c
                   WHERE c.symbol_id IS NOT NULL
-                    AND NOT EXISTS (SELECT 1 FROM symbols s WHERE s.symbol_id = c.symbol_id)
+                    AND NOT EXISTS (SELECT 1 FROM symbols s WHERE s.symbol_id = c.symbol_id)"""
+        prm = {}
+    store.run_over(con, pa.table({"edge_id": store.arrow_array(edge_ids, pa.int64())}), f"""
+            CREATE TEMP TABLE {redo} AS
+            SELECT edge_id FROM _wb_rows{gone}
             UNION SELECT c.edge_id FROM call_candidates c
                   JOIN (SELECT DISTINCT qualname FROM symbols WHERE list_contains($chg, path)) q
-                    ON q.qualname = c.qualname""", {"chg": changed or []})
+                    ON q.qualname = c.qualname""", {"chg": changed or [], **prm})
     try:
         store.run(con, f"DELETE FROM call_candidates WHERE edge_id IN (SELECT edge_id FROM {redo})")
         store.run(con, f"""

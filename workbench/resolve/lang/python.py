@@ -38,6 +38,25 @@ def _repo_named(m, base: str) -> bool:
                for c in m.by_name.get(("python", base.rsplit(".", 1)[-1]), ()))
 
 
+#: the names whose definition in the repository turns a well-known decorator into a
+#: followed one (`_repo_named`)
+_KEEPS_NAMES = frozenset({b.rsplit(".", 1)[-1] for b in PY_VALUE_DECORATORS} | {"setter", "getter", "deleter"})
+
+
+def _add_flows(m, flows, sid: int) -> None:
+    """The decorator flows of symbol `sid` (`Python.decorator_flows`), appended."""
+    if m.fam.get(sid) != "python" or m.kind.get(sid) not in FUNCTION_KINDS | CLASS_KINDS:
+        return
+    scope = m.ns(m.parent.get(sid))
+    for dec in m.decos[sid]:
+        text = dec.lstrip("@").strip()
+        base = text.split("(", 1)[0]
+        if _keeps_function(base) and not _repo_named(m, base):
+            continue
+        row = (scope, "arg", "<decorator>#0", text, "decorator", sid, m.line.get(sid))
+        flows[base.rsplit(".", 1)[-1]].append(row)
+
+
 def _defined_here(ev, scope, base: str, depth: int) -> bool:
     """Whether decorator `base`, a well-known name, is the repository's own definition of
     it (a project's own `contextmanager`), which is then followed like any decorator."""
@@ -191,6 +210,35 @@ class Python(Language):
                 if mid in moved:
                     table[key] = moved[mid]
         m.ext["python"] = mods
+        self._refresh_flows(m, old_ext, gone, new)
+
+    @staticmethod
+    def _refresh_flows(m, old_ext, gone, new) -> None:
+        """The decorator flows (`decorator_flows`) of the last run, patched: the changed
+        files' rows out, theirs now appended in the order `decorator_flows` would take them
+        on this model. Built again when the edit defines or removes a function or class
+        named like a well-known decorator (the others' flows depend on that)."""
+        flows = old_ext.get("python.decorator_flows")
+        if flows is None:
+            return
+        kinds = FUNCTION_KINDS | CLASS_KINDS
+        names = {g[2] for g in gone if g[4] == "python" and g[1] in kinds}
+        names.update(m.name.get(i) for i in new if m.fam.get(i) == "python" and m.kind.get(i) in kinds)
+        if names & _KEEPS_NAMES:
+            return
+        ids = {g[0] for g in gone}
+        for key in list(flows):
+            rows = flows[key]
+            if any(r[5] in ids for r in rows):
+                rows = [r for r in rows if r[5] not in ids]
+                if rows:
+                    flows[key] = rows
+                else:
+                    del flows[key]
+        for i in new:
+            if i in m.decos:
+                _add_flows(m, flows, i)
+        m.ext["python.decorator_flows"] = flows
 
     def bound_names(self, row: dict) -> list[str]:
         mod, name, alias = row["module"], row["name"], row["alias"]
@@ -451,17 +499,8 @@ class Python(Language):
         flows = m.ext.get("python.decorator_flows")
         if flows is None:
             flows = m.ext["python.decorator_flows"] = defaultdict(list)
-            for sid, decos in m.decos.items():
-                if m.fam.get(sid) != "python" or m.kind.get(sid) not in FUNCTION_KINDS | CLASS_KINDS:
-                    continue
-                scope = m.ns(m.parent.get(sid))
-                for dec in decos:
-                    text = dec.lstrip("@").strip()
-                    base = text.split("(", 1)[0]
-                    if _keeps_function(base) and not _repo_named(m, base):
-                        continue
-                    row = (scope, "arg", "<decorator>#0", text, "decorator", sid, m.line.get(sid))
-                    flows[base.rsplit(".", 1)[-1]].append(row)
+            for sid in m.decos:
+                _add_flows(m, flows, sid)
         keys = [m.name[fn]]
         outer = m.ns(m.parent.get(fn))
         if outer is not None and m.kind.get(outer) in FUNCTION_KINDS:
