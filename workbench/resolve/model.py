@@ -2,7 +2,8 @@
 
 Symbols, modules, imports and written bases are loaded once; bindings (`bindings` table:
 assignments, arguments, returns, ...) are grouped by scope, all at once in full runs or
-per file as evaluation reaches them in incremental runs. Each language family adds its
+per file as evaluation reaches them in incremental runs (from one scan of the table kept
+as Arrow, `_BindingRows`, which runs in the background while the model is built). Each language family adds its
 own indexes (`Language.prepare`), kept in `Model.ext`. A model kept between runs
 (`workbench.resolve.kept`) is brought up to date with `refresh` for the files an
 incremental run changed.
