@@ -106,7 +106,8 @@ class Model:
         if scan is not None:            # a family's `prepare` reading a table waits for the scan
             self.con = _AfterScan(con, scan)
         try:
-            self._build({k: _pylists(t) for k, t in got.items()})
+            lists = {k: _pylists(got.pop(k)) for k in list(got)}    # each Arrow copy let go in turn
+            self._build(lists)
         finally:
             self.con = con
             if scan is not None:
