@@ -3,14 +3,13 @@
 Symbols, modules, imports and written bases are loaded once; bindings (`bindings` table:
 assignments, arguments, returns, ...) are grouped by scope, all at once in full runs or
 per file as evaluation reaches them in incremental runs (from one scan of the table kept
-as Arrow, `_BindingRows`, which runs in the background while the model is built). Each language family adds its
+as Arrow, `_BindingRows`). Each language family adds its
 own indexes (`Language.prepare`), kept in `Model.ext`. A model kept between runs
 (`workbench.resolve.kept`) is brought up to date with `refresh` for the files an
 incremental run changed.
 """
 from __future__ import annotations
 
-import threading
 from collections import defaultdict
 
 from .. import store
@@ -23,49 +22,8 @@ from .values import set_rank
 
 def cols(con, sql: str, params=None) -> dict[str, list]:
     """A query's result as lists by column name (through Arrow)."""
-    return _pylists(_arrow(con, sql, params))
-
-
-def _arrow(con, sql: str, params=None):
-    return con.sql(sql, params=params).to_arrow_table() if params is not None else con.sql(sql).to_arrow_table()
-
-
-def _pylists(tbl) -> dict[str, list]:
+    tbl = con.sql(sql, params=params).to_arrow_table() if params is not None else con.sql(sql).to_arrow_table()
     return {name: tbl.column(name).to_pylist() for name in tbl.column_names}
-
-
-class _AfterScan:
-    """A connection whose every use first waits for the background thread `scan` (which
-    uses the connection meanwhile: DuckDB refuses a second call instead of waiting)."""
-
-    def __init__(self, con, scan: threading.Thread):
-        self._con, self._scan = con, scan
-
-    def __getattr__(self, name):
-        self._scan.join()
-        return getattr(self._con, name)
-
-
-class _Background(threading.Thread):
-    """`fn(*args)` in a thread; `value()` waits for it and returns its result (or raises
-    its error)."""
-
-    def __init__(self, fn, *args):
-        super().__init__(name="workbench-model-load", daemon=True)
-        self._fn, self._args, self._result, self._error = fn, args, None, None
-        self.start()
-
-    def run(self) -> None:
-        try:
-            self._result = self._fn(*self._args)
-        except BaseException as exc:    # handed to the caller by `value`
-            self._error = exc
-
-    def value(self):
-        self.join()
-        if self._error is not None:
-            raise self._error
-        return self._result
 
 
 def _interned(texts: list) -> list:
@@ -87,40 +45,12 @@ class Model:
                              FROM (SELECT DISTINCT path FROM symbols)) r USING (path)
                   ORDER BY r.path_rank, s.symbol_id"""
 
-    _FILES = "SELECT file_id, path, language, module FROM files WHERE status <> 'skipped'"
-    _DECOS = """SELECT symbol_id, decorators FROM symbols WHERE len(decorators) > 0
-                ORDER BY path, symbol_id"""         # few symbols have decorators
-    _IMPORTS = """SELECT rowid AS rid, path, src_id, module, name, alias, line, resolved_path
-                  FROM imports"""
-    _BASES = """SELECT src_id, dst_name, kind FROM edges
-                WHERE kind IN ('inherits', 'implements') ORDER BY path, edge_id"""
-
     def __init__(self, con, bulk_bindings: bool = True):
         self.con = con
-        # every query first, as Arrow; for an incremental run the bindings scan then runs in
-        # the background (DuckDB without the GIL) while Python builds the indexes below
-        got = {k: _arrow(con, sql) for k, sql in (("files", self._FILES), ("symbols", self._SYMBOLS),
-                                                 ("decos", self._DECOS), ("imports", self._IMPORTS),
-                                                 ("bases", self._BASES))}
-        scan = None if bulk_bindings else _Background(_BindingRows, con, self._CALLEE_KEY)
-        if scan is not None:            # a family's `prepare` reading a table waits for the scan
-            self.con = _AfterScan(con, scan)
-        try:
-            lists = {k: _pylists(got.pop(k)) for k in list(got)}    # each Arrow copy let go in turn
-            self._build(lists)
-        finally:
-            self.con = con
-            if scan is not None:
-                scan.join()             # the connection is free again
-        self._init_bindings(bulk_bindings)
-        if scan is not None:
-            self._lazy_tbl = scan.value()
-
-    def _build(self, got: dict[str, dict[str, list]]) -> None:
-        f = got["files"]
+        f = cols(con, "SELECT file_id, path, language, module FROM files WHERE status <> 'skipped'")
         self.file_lang = dict(zip(f["path"], f["language"]))
         self.paths = set(f["path"])
-        s = got["symbols"]
+        s = cols(con, self._SYMBOLS)
         for c in ("path", "language", "kind", "name"):    # one object per distinct text
             s[c] = _interned(s[c])
         sids, spaths = s["symbol_id"], s["path"]
@@ -130,7 +60,8 @@ class Model:
         self.parent = dict(zip(sids, s["parent_id"]))
         self.path = dict(zip(sids, spaths))
         self.sig = dict(zip(sids, s["signature"]))
-        d = got["decos"]
+        d = cols(con, """SELECT symbol_id, decorators FROM symbols WHERE len(decorators) > 0
+                         ORDER BY path, symbol_id""")     # few symbols have decorators
         self.decos = dict(zip(d["symbol_id"], d["decorators"]))
         self.line = dict(zip(sids, s["start_line"]))
         self.declarations = {i for i, d in zip(sids, s["is_declaration"]) if d}
@@ -144,8 +75,9 @@ class Model:
         self.bit_of = dict(zip(sids, map(self._bits.__getitem__, spaths)))
         self._sids, self._spaths = sids, spaths     # in path order: `symbols_in`
         self._path_spans: dict[str, tuple[int, int]] | None = None
-        self._derive(got["imports"], got["bases"])
+        self._derive()
         self.fallback_cache: dict[tuple, tuple] = {}   # (family, name|attr, name) -> guess by name
+        self._init_bindings(bulk_bindings)
 
     def _families(self, langs: list) -> list:
         fam_of = self._fam_of
@@ -153,10 +85,9 @@ class Model:
             fam_of[lang] = family_of(lang)
         return list(map(fam_of.__getitem__, langs))
 
-    def _derive(self, imports: dict | None = None, bases: dict | None = None) -> None:
-        """Everything computed from the symbols' columns and the tables' imports and bases
-        (read again unless given, as `cols`): the canonical order, children and names,
-        each family's indexes."""
+    def _derive(self) -> None:
+        """Everything computed from the symbols' columns and the tables' imports and bases:
+        the canonical order, children and names, each family's indexes."""
         sids, spaths = self._sids, self._spaths
         # the order of a fresh index whatever ids an incremental run gave (`values.ordered`)
         set_rank(dict(zip(sids, range(len(sids)))))
@@ -194,12 +125,12 @@ class Model:
                 got.append(i)
         for rules in FAMILIES.values():
             rules.prepare(self)
-        self._load_imports(imports)
-        self._load_bases(bases)
+        self._load_imports()
+        self._load_bases()
 
-    def _load_imports(self, imp: dict | None = None) -> None:
-        if imp is None:
-            imp = cols(self.con, self._IMPORTS)
+    def _load_imports(self) -> None:
+        imp = cols(self.con, """SELECT rowid AS rid, path, src_id, module, name, alias, line, resolved_path
+                                FROM imports""")
         self.imports = [dict(zip(imp.keys(), row)) for row in zip(*imp.values())] if imp else []
         self.imports_by_scope: dict[int, dict[str, list[dict]]] = defaultdict(dict)
         self.star_imports: dict[int, list[dict]] = defaultdict(list)
@@ -218,10 +149,10 @@ class Model:
                 else:
                     self.imports_by_scope[scope].setdefault(bound, []).append(row)
 
-    def _load_bases(self, inh: dict | None = None) -> None:
+    def _load_bases(self) -> None:
         """inherits / implements (all of them: MRO crosses files)."""
-        if inh is None:
-            inh = cols(self.con, self._BASES)
+        inh = cols(self.con, """SELECT src_id, dst_name, kind FROM edges
+                                WHERE kind IN ('inherits', 'implements') ORDER BY path, edge_id""")
         self.bases_written: dict[int, list[str]] = defaultdict(list)
         self.subclasses_written: dict[str, list[int]] = defaultdict(list)
         for src, dst, k in zip(inh["src_id"], inh["dst_name"], inh["kind"]):
@@ -728,9 +659,9 @@ class Model:
         evaluation reaches them. Falls back to the bulk load if the table changed under us."""
         if self._lazy_tbl is None:
             self._lazy_tbl = _BindingRows(self.con, self._CALLEE_KEY)
-        if not self._lazy_tbl.complete and not self._bind_loaded:
-            self.lazy = False
-            self._load_bindings()
+            if not self._lazy_tbl.complete:
+                self.lazy = False
+                self._load_bindings()
         return self._lazy_tbl
 
     def _load_path(self, path: str) -> None:
