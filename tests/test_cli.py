@@ -103,3 +103,35 @@ def test_callgraph_says_why_an_entry_file_gives_no_graph(tmp_path, capsys):
     assert "blob.py was not indexed (skipped: binary)" in capsys.readouterr().err
     assert main(["callgraph", str(tmp_path / "ok.py"), "--package", str(tmp_path)]) == 0
     assert '"ok": ["ok.f"]' in capsys.readouterr().out
+
+
+def test_a_command_that_ends_the_process_runs_without_the_cyclic_collector(sample_copy, tmp_path,
+                                                                             monkeypatch):
+    """`workbench index` as the program: the collector stays off through the command (the
+    process ends with it), and the process ends through `_end_process`; called with an
+    argument list (a library caller) the collector is left as it was."""
+    import gc
+
+    import workbench.cli as cli
+    from workbench.cli import index as cli_index
+    repo = sample_copy("pyshop")
+    db = str(tmp_path / "p.duckdb")
+    seen, ended = [], []
+    real = cli_index.cmd_index
+
+    def watched(a):
+        seen.append(gc.isenabled())
+        return real(a)
+
+    monkeypatch.setattr(cli_index, "cmd_index", watched)
+    monkeypatch.setattr(cli, "_end_process", lambda code: ended.append(code))
+    monkeypatch.setattr(sys, "argv", ["workbench", "index", str(repo), "--db", db, "--jobs", "1", "-q"])
+    gc.enable()
+    try:
+        assert main() == 0
+        assert seen == [False] and ended == [0]
+        gc.enable()
+        assert main(["index", str(repo), "--db", db, "--jobs", "1", "-q"]) == 0
+        assert seen == [False, True]
+    finally:
+        gc.enable()

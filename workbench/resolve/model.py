@@ -2,7 +2,8 @@
 
 Symbols, modules, imports and written bases are loaded once; bindings (`bindings` table:
 assignments, arguments, returns, ...) are grouped by scope, all at once in full runs or
-per file as evaluation reaches them in incremental runs. Each language family adds its
+per file as evaluation reaches them in incremental runs (from one scan of the table kept
+as Arrow, `_BindingRows`). Each language family adds its
 own indexes (`Language.prepare`), kept in `Model.ext`. A model kept between runs
 (`workbench.resolve.kept`) is brought up to date with `refresh` for the files an
 incremental run changed.
@@ -174,10 +175,7 @@ class Model:
         self._strings: dict[str, str] = {}  # bindings' texts, one object each (`_add_rows`)
         self._ints: dict[int, int] = {}     # and their line numbers
         self.lazy = not bulk_bindings     # incremental: bindings per file, arguments per callee
-        self._lazy_tbl = None
-        self._lazy_paths: dict[str, tuple[int, int]] = {}
-        self._lazy_keys: dict[str, tuple[int, int]] = {}
-        self._lazy_key_idx = None
+        self._lazy_tbl: _BindingRows | None = None     # every row as Arrow: `_lazy_index`
         self._lazy_loaded: set[str] = set()
         if bulk_bindings:
             self._load_bindings()
@@ -389,7 +387,7 @@ class Model:
         for k in [k for k in self.receivers if k[0] in old]:
             del self.receivers[k]
         # the whole-table Arrow copy of incremental runs is stale now
-        self._lazy_tbl, self._lazy_paths, self._lazy_keys, self._lazy_key_idx = None, {}, {}, None
+        self._lazy_tbl = None
         c = cols(self.con, f"""SELECT src_id, kind, name, value, value_type, value_id, line,
                                       {self._CALLEE_KEY} AS callee_key
                                FROM bindings WHERE list_contains($p, path)
@@ -494,7 +492,6 @@ class Model:
         self.args_by_callee = defaultdict(list)
         self._strings, self._ints = {}, {}
         self._lazy_tbl = None
-        self._lazy_paths, self._lazy_keys, self._lazy_key_idx = {}, {}, None
         self._lazy_loaded = set()
         release_unused_memory()         # what the bindings took, for the writes that follow
 
@@ -590,22 +587,37 @@ class Model:
     # ------------------------------------------------------------ incremental: lazy bindings
     def prefetch(self, paths, callee_keys) -> None:
         """Incremental runs: the bindings of `paths` and the argument rows of calls to
-        `callee_keys` in two queries (what the files to resolve read last time, see
-        `deps.previous_reads`: most of what evaluation reaches again). Whatever else it
-        reaches comes from `_lazy_index`. The rows are those, and in the order, the bulk
-        load gives."""
+        `callee_keys` (what the files to resolve read last time, see `deps.previous_reads`:
+        most of what evaluation reaches again). A model built by this run takes them from
+        the whole-table copy that whatever else evaluation reaches comes from
+        (`_lazy_index`); a kept model, which holds most of them already, asks for the
+        missing ones in two queries. The rows are those, and in the order, the bulk load
+        gives."""
         if not self.lazy or self._bind_loaded:
             return
+        fresh = not self._lazy_loaded and not self.args_by_callee
         paths = sorted(set(paths) - self._lazy_loaded)
+        keys = sorted(k for k in set(callee_keys) if k and k not in self.args_by_callee)
+        if fresh and (paths or keys):
+            bulk = self._lazy_index()
+            if self._bind_loaded:
+                return
+            self._lazy_loaded.update(paths)
+            self._add_path_rows(bulk.rows(bulk.path_rows(paths)))
+            per_key = [bulk.key_rows(k) for k in keys]
+            c = bulk.rows(per_key)
+            start = 0
+            for key, idx in zip(keys, per_key):
+                end = start + len(idx)
+                self.args_by_callee[key] = self._arg_tuples(c, start, end)
+                start = end
+            return
         if paths:
             c = cols(self.con, """SELECT src_id, kind, name, value, value_type, value_id, line
                                   FROM bindings WHERE kind <> 'arg' AND list_contains($p, path)
                                   ORDER BY path, line, rowid""", {"p": paths})
             self._lazy_loaded.update(paths)
-            if c["kind"]:
-                self._add_rows(c["src_id"], c["kind"], c["name"], c["value"], c["value_type"],
-                               c["value_id"], c["line"], [None] * len(c["kind"]))
-        keys = sorted(k for k in set(callee_keys) if k and k not in self.args_by_callee)
+            self._add_path_rows(c)
         if keys:
             c = cols(self.con, f"""SELECT * FROM (
                                      SELECT {self._CALLEE_KEY} AS callee_key, src_id, kind, name, value,
@@ -623,67 +635,139 @@ class Model:
                     got[key].append((scope, kind, name, value, vtype, vid, line))
             self.args_by_callee.update(got)
 
-    # The bulk query itself, kept as Arrow (no Python objects yet) and indexed by path and by
-    # callee key: a file's rows (or a callee's argument rows) become tuples only when
-    # evaluation reaches them, in exactly the order the bulk load would give them.
-    def _lazy_index(self):
-        if self._lazy_tbl is not None:
-            return self._lazy_tbl
-        import pyarrow.compute as pc
-        tbl = self.con.sql(f"""SELECT src_id, kind, name, value, value_type, value_id, line,
-                                      {self._CALLEE_KEY} AS callee_key
-                               FROM bindings ORDER BY path, line, rowid""").to_arrow_table().combine_chunks()
-        self._lazy_tbl = tbl
-        if tbl.num_rows == 0:
-            return tbl
-        start = 0                   # rows are sorted by path: one range per path
-        for path, n in store.run(self.con, "SELECT path, count(*) FROM bindings GROUP BY path ORDER BY path"):
-            self._lazy_paths[path] = (start, start + n)
-            start += n
-        if start != tbl.num_rows:   # changed under us: fall back to the bulk load
-            self.lazy = False
-            self._load_bindings()
-            return tbl
-        key = tbl.column("callee_key").chunk(0)
-        sel = pc.indices_nonzero(pc.is_valid(key))     # no scalar argument: that imports pandas
-        keys = key.take(sel)
-        order = pc.sort_indices(keys)                 # stable: bulk order within a key
-        self._lazy_key_idx = sel.take(order)
-        kruns = pc.run_end_encode(keys.take(order))
-        start = 0
-        for k, end in zip(kruns.values.to_pylist(), kruns.run_ends.to_pylist()):
-            self._lazy_keys[k] = (start, end)
-            start = end
-        return tbl
+    def _add_path_rows(self, c: dict[str, list]) -> None:
+        """Files' bindings rows (no argument rows) as `_add_rows` groups them."""
+        if c["kind"]:
+            self._add_rows(c["src_id"], c["kind"], c["name"], c["value"], c["value_type"],
+                           c["value_id"], c["line"], [None] * len(c["kind"]))
 
-    def _load_path(self, path: str) -> None:
-        self._lazy_loaded.add(path)
-        self._lazy_index()
-        rng = self._lazy_paths.get(path)
-        if rng is None or self._bind_loaded:
-            return
-        t = self._lazy_tbl.slice(rng[0], rng[1] - rng[0])
-        c = {n: t.column(n).to_pylist() for n in t.column_names}
-        keep = [i for i, k in enumerate(c["kind"]) if k != "arg"]   # arguments: `_load_args`
-        if len(keep) != len(c["kind"]):
-            c = {n: [v[i] for i in keep] for n, v in c.items()}
-        self._add_rows(c["src_id"], c["kind"], c["name"], c["value"], c["value_type"],
-                       c["value_id"], c["line"], [None] * len(keep))
-
-    def _load_args(self, callee_name: str) -> list[tuple]:
-        self._lazy_index()
-        if self._bind_loaded:
-            return self.args_by_callee.get(callee_name, [])
-        rng = self._lazy_keys.get(callee_name)
-        if rng is None:
-            return []
-        t = self._lazy_tbl.take(self._lazy_key_idx.slice(rng[0], rng[1] - rng[0]))
-        c = {n: t.column(n).to_pylist() for n in t.column_names}
+    def _arg_tuples(self, c: dict[str, list], start: int, end: int) -> list[tuple]:
+        """Argument rows `start:end` of the columns `c` as the tuples `arg_rows` gives."""
         out = []
         ns = self.ns
         for src, kind, name, value, vtype, vid, line in zip(
-                c["src_id"], c["kind"], c["name"], c["value"], c["value_type"], c["value_id"], c["line"]):
+                *(c[n][start:end] for n in ("src_id", "kind", "name", "value", "value_type",
+                                            "value_id", "line"))):
             scope = ns(src)
             if scope is not None:
                 out.append((scope, kind, name, value, vtype, vid, line))
         return out
+
+    def _lazy_index(self) -> _BindingRows:
+        """The whole bindings table as Arrow, indexed by file and by callee key (no Python
+        objects yet): a file's rows, or a callee's argument rows, become tuples only when
+        evaluation reaches them. Falls back to the bulk load if the table changed under us."""
+        if self._lazy_tbl is None:
+            self._lazy_tbl = _BindingRows(self.con, self._CALLEE_KEY)
+            if not self._lazy_tbl.complete:
+                self.lazy = False
+                self._load_bindings()
+        return self._lazy_tbl
+
+    def _load_path(self, path: str) -> None:
+        self._lazy_loaded.add(path)
+        bulk = self._lazy_index()
+        if self._bind_loaded:
+            return
+        self._add_path_rows(bulk.rows(bulk.path_rows([path])))
+
+    def _load_args(self, callee_name: str) -> list[tuple]:
+        bulk = self._lazy_index()
+        if self._bind_loaded:
+            return self.args_by_callee.get(callee_name, [])
+        idx = bulk.key_rows(callee_name)
+        return self._arg_tuples(bulk.rows([idx]), 0, len(idx)) if len(idx) else []
+
+
+def _np_ints(arr):
+    """An integer Arrow array without nulls as a numpy array (no copy; `to_numpy` on a
+    chunked column imports pandas)."""
+    import numpy as np
+    return np.frombuffer(arr.buffers()[1], dtype=arr.type.to_pandas_dtype(),
+                         count=len(arr) + arr.offset)[arr.offset:]
+
+
+class _BindingRows:
+    """The bindings table for incremental runs: one scan, in table order (no sort, which
+    would cost more than the scan), and the positions of each file's rows and of each
+    callee key's argument rows. `rows` turns positions into Python lists, in the order
+    of the bulk load (`path, line, rowid`): a file's rows sorted by line within its block,
+    a callee's rows by their file's rank among the paths, line and row id.
+
+    A file's rows are one block of row ids (each file's rows are inserted together and
+    deleted together); if a table ever breaks that, the table is read sorted instead."""
+
+    COLS = ("src_id", "kind", "name", "value", "value_type", "value_id", "line")
+
+    def __init__(self, con, callee_key_sql: str):
+        import numpy as np
+        sql = f"""SELECT src_id, kind, name, value, value_type, value_id, line,
+                         (kind = 'arg')::TINYINT AS is_arg,
+                         coalesce({callee_key_sql}, '') AS callee_key, rowid AS rid
+                  FROM bindings"""
+        tbl = con.sql(sql).to_arrow_table().combine_chunks()
+        ranges = store.run(con, "SELECT path, min(rowid), max(rowid), count(*) FROM bindings "
+                                "GROUP BY path ORDER BY path")
+        n = tbl.num_rows
+        self.complete = sum(r[3] for r in ranges) == n      # else: changed under us
+        self.tbl, self.paths, self.sorted, self.key_code = tbl, {}, True, {}
+        if not self.complete or n == 0:
+            return
+        rid = _np_ints(tbl.column("rid").chunk(0))
+        lo = np.array([r[1] for r in ranges], dtype=np.int64)
+        hi = np.array([r[2] for r in ranges], dtype=np.int64)
+        cnt = np.array([r[3] for r in ranges], dtype=np.int64)
+        starts = np.searchsorted(rid, lo)
+        blocks = (bool(np.all(rid[1:] > rid[:-1])) and bool(np.all(hi - lo + 1 == cnt))
+                  and bool(np.all(rid[np.minimum(starts + cnt - 1, n - 1)] == hi)))
+        if not blocks:                      # not one block of row ids per file: sorted by the query
+            tbl = con.sql(sql + " ORDER BY path, line, rowid").to_arrow_table().combine_chunks()
+            starts = np.concatenate(([0], np.cumsum(cnt)[:-1]))
+        else:
+            self.sorted = False
+        self.tbl = tbl.select(list(self.COLS))
+        self.paths = {r[0]: (int(a), int(a + c)) for r, a, c in zip(ranges, starts, cnt)}
+        self.line = _np_ints(tbl.column("line").chunk(0))
+        self.is_arg = _np_ints(tbl.column("is_arg").chunk(0))
+        # blocks in table order and the rank of their path (path order is the load order)
+        by_start = np.argsort(starts, kind="stable")
+        self.block_start, self.block_rank = starts[by_start], by_start
+        # callee keys: a code per row, the rows of each code in table order
+        enc = tbl.column("callee_key").chunk(0).dictionary_encode()
+        self.key_code = {k: i for i, k in enumerate(enc.dictionary.to_pylist()) if k}
+        codes = _np_ints(enc.indices)
+        self.by_key = np.argsort(codes, kind="stable")
+        self.key_end = np.cumsum(np.bincount(codes, minlength=len(enc.dictionary)))
+
+    def path_rows(self, paths) -> list:
+        """Positions of the files' rows but their argument rows, files in path order."""
+        import numpy as np
+        out = []
+        for path in sorted(paths):
+            span = self.paths.get(path)
+            if span is None:
+                continue
+            a, b = span
+            idx = np.arange(a, b) if self.sorted else a + np.argsort(self.line[a:b], kind="stable")
+            out.append(idx[self.is_arg[idx] == 0])
+        return out
+
+    def key_rows(self, key: str):
+        """Positions of the argument rows whose callee key is `key`, in load order."""
+        import numpy as np
+        code = self.key_code.get(key)
+        if code is None:
+            return np.zeros(0, dtype=np.int64)
+        idx = self.by_key[(self.key_end[code - 1] if code else 0):self.key_end[code]]
+        if not self.sorted and len(idx) > 1:
+            rank = self.block_rank[np.searchsorted(self.block_start, idx, side="right") - 1]
+            idx = idx[np.lexsort((idx, self.line[idx], rank))]
+        return idx
+
+    def rows(self, parts: list) -> dict[str, list]:
+        """The columns `COLS` of the rows at the positions `parts` (a list of arrays)."""
+        import numpy as np
+        import pyarrow as pa
+        idx = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+        t = self.tbl.take(store.arrow_array(idx, pa.int64()))     # `pa.array` imports pandas
+        return {n: t.column(n).to_pylist() for n in self.COLS}

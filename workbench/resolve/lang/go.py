@@ -31,7 +31,7 @@ class _Packages:
         for path, mid in m.file_module.items():
             if m.file_lang.get(path) == "go":
                 self.dirs[posixpath.dirname(path)].append(mid)
-        self.prefix = _module_prefix(m)
+        self.prefix = _module_prefix(m) if self.dirs else None     # no Go file: no Go import
         self.attached: dict[int, int] = {}                           # method -> its type
         self.import_cache: dict[str, int | None] = {}
         self.names_cache: dict[tuple[str, bool], dict[str, list[int]]] = {}
