@@ -37,3 +37,19 @@ def test_restores_after_an_exception():
         assert gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_collector_runs_sees_through_open_blocks():
+    from workbench.gcpause import collector_runs
+    gc.enable()
+    try:
+        assert collector_runs()
+        with gc_paused():
+            with gc_paused():
+                assert not gc.isenabled() and collector_runs()   # paused here, runs after
+        gc.disable()                     # a program that turned it off for good
+        assert not collector_runs()
+        with gc_paused():
+            assert not collector_runs()
+    finally:
+        gc.enable()

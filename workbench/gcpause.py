@@ -11,16 +11,29 @@ import gc
 from contextlib import contextmanager
 
 
+# the collector's state each open `gc_paused` block found, outermost first
+_FOUND: list[bool] = []
+
+
 @contextmanager
 def gc_paused():
     """Disable the cyclic collector inside the block (nesting-safe: restores the state it found)."""
     enabled = gc.isenabled()
+    _FOUND.append(enabled)
     gc.disable()
     try:
         yield
     finally:
+        _FOUND.pop()
         if enabled:
             gc.enable()
+
+
+def collector_runs() -> bool:
+    """Whether the cyclic collector runs in this process outside the `gc_paused` blocks
+    now open: False when the program turned it off for good (the CLI's `index` ends the
+    process instead), so work meant to spare later collections can be skipped."""
+    return _FOUND[0] if _FOUND else gc.isenabled()
 
 
 _LIBC = None

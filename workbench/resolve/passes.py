@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 import pyarrow as pa
 
 from .. import store
-from ..gcpause import gc_paused, release_unused_memory
+from ..gcpause import collector_runs, gc_paused, release_unused_memory
 from ..versions import resolver_version
 from .evaluate import Resolver
 from .exprs import alternatives, clear_caches, parse_chain
@@ -220,13 +220,14 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
     token = kept.new_token()
     store.set_meta(con, resolver_version=RESOLVER_VERSION, resolve_token=token)
     kept.put(token, model)
-    if not stats.model_kept:
+    if not stats.model_kept and collector_runs():
         # a model built afresh: millions of new objects, all in the collector's youngest
         # generation (it is paused). One full pass now takes the survivors to the oldest;
         # left to the collector, its passes over the younger generations would each walk
         # them again in whatever runs next (the first incremental run after a full index
         # paid ~0.15 s for one). The oldest generation is walked again only when the
-        # objects added since reach a quarter of it.
+        # objects added since reach a quarter of it. Skipped where the collector is off
+        # for good (the CLI ends the process after the run).
         gc.collect()
     stats.seconds = time.perf_counter() - t0
     return stats
