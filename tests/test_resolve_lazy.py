@@ -32,16 +32,20 @@ def _callee_keys(con) -> list[str]:
         f"SELECT DISTINCT {Model._CALLEE_KEY} FROM bindings WHERE kind = 'arg'").fetchall() if k)
 
 
-def _check_lazy_equals_bulk(con, rng: random.Random) -> None:
+def _check_lazy_equals_bulk(con, rng: random.Random, resolving: int | None = None) -> None:
     """A lazy model, prefetching a random part and loading the rest as evaluation would,
-    holds exactly the bulk model's bindings and argument rows."""
+    holds exactly the bulk model's bindings and argument rows. `resolving`: as many files
+    to resolve (a few: the prefetch asks two queries instead of copying the table)."""
     bulk = Model(con, bulk_bindings=True)
     lazy = Model(con, bulk_bindings=False)
     assert lazy.lazy and not lazy._bind_loaded
     paths = sorted(lazy.paths)
     keys = _callee_keys(con)
     assert keys, "no argument rows to compare"
-    lazy.prefetch(rng.sample(paths, k=len(paths) // 3), rng.sample(keys, k=len(keys) // 3))
+    lazy.prefetch(rng.sample(paths, k=len(paths) // 3), rng.sample(keys, k=len(keys) // 3),
+                  resolving=resolving)
+    few = resolving is not None and resolving <= Model.PREFETCH_QUERY_MAX
+    assert (lazy._lazy_tbl is None) == few, "the prefetch took the wrong way"
     rest_paths, rest_keys = paths[:], keys + ["no_such_callee"]
     rng.shuffle(rest_paths)
     rng.shuffle(rest_keys)
@@ -63,6 +67,7 @@ def test_lazy_bindings_equal_the_bulk_load_on_samples(tmp_path, sample):
     index(SAMPLES / sample, db, jobs=1, progress=False)
     with duckdb.connect(db) as con:
         _check_lazy_equals_bulk(con, random.Random(sample))
+        _check_lazy_equals_bulk(con, random.Random(sample + "1"), resolving=1)
 
 
 def test_lazy_bindings_equal_the_bulk_load_after_stdlib_edits(tmp_path):
@@ -82,7 +87,7 @@ def test_lazy_bindings_equal_the_bulk_load_after_stdlib_edits(tmp_path):
             mutate(root, rng, n_files=3, add_delete=(trial == 2))
             index(root, db, jobs=1, progress=False)
         with duckdb.connect(db) as con:
-            _check_lazy_equals_bulk(con, rng)
+            _check_lazy_equals_bulk(con, rng, resolving=1 if trial == 1 else None)
 
 
 def test_lazy_bindings_when_a_file_is_not_one_block_of_rows(tmp_path):

@@ -195,7 +195,7 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
         model = Model(con, bulk_bindings=full)
     scope_paths = None if full else deps.affected(con, model, list(changed_paths), before)
     if scope_paths is not None:
-        model.prefetch(*deps.previous_reads(con, scope_paths))
+        model.prefetch(*deps.previous_reads(con, scope_paths), resolving=len(scope_paths))
     res = Resolver(model)
     rows, imp_rows, reads = _resolve_set(con, model, res, scope_paths, progress)
     # evaluation is done: let its memo and the bindings go before the writes need memory
