@@ -166,7 +166,8 @@ def one_run(args, corpus: str, tmp: str, k: int) -> None:
           f"= {full['wall'] / raw:.2f}x raw parse  (target <= 2x)  [{phases(full['phases'])}]"
           f"  (cpu, all processes: {full['cpu']:.1f} s)")
     print(f"peak RSS of the default index (largest of main process and one worker): {peak:.0f} MiB "
-          f"(main {full['peak_self']:.0f}, worker {full['peak_children']:.0f}; target <= 600 MB)")
+          f"= {peak * 2**20 / 1e6:.0f} MB (main {full['peak_self']:.0f} MiB, worker "
+          f"{full['peak_children']:.0f} MiB; target <= 600 MB = {600e6 / 2**20:.0f} MiB)")
     print(f"database size: {size / 2**20:.1f} MiB")
     print(f"re-index after changing one file, with resolution, in process: {full['reindex']:.3f} s "
           f"(target < 0.25 s) [{full['reindex_changed']} changed; {phases(full['reindex_phases'])}]"
