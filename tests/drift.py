@@ -12,6 +12,8 @@ from __future__ import annotations
 import ast
 import os
 import random
+import shutil
+import sysconfig
 from pathlib import Path
 
 import duckdb
@@ -20,6 +22,22 @@ import duckdb
 EDGES = ("SELECT src.qualname, e.kind, e.dst_name, d.qualname, e.dst_qualname, e.path, e.line, "
          "e.resolution, e.candidates FROM edges e JOIN symbols src ON src.symbol_id = e.src_id "
          "LEFT JOIN symbols d ON d.symbol_id = e.dst_id")
+STDLIB = Path(sysconfig.get_paths()["stdlib"])
+
+
+def copy_stdlib(dst: Path, parts) -> Path:
+    """Copy packages and modules of the running interpreter's standard library (their own
+    tests and caches left out) into `dst`, a corpus to edit."""
+    for part in parts:
+        src = STDLIB / part
+        if src.is_dir():
+            shutil.copytree(src, dst / part, ignore=shutil.ignore_patterns("__pycache__", "test*"))
+        elif src.exists():
+            (dst / part).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dst / part)
+    return dst
+
+
 IMPORTS = ("SELECT i.path, s.qualname, i.module, i.name, i.alias, i.line, i.resolved_path "
            "FROM imports i LEFT JOIN symbols s ON s.symbol_id = i.src_id")
 

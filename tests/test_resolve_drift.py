@@ -3,16 +3,13 @@ on real code: a part of the standard library, edited the way people edit code.""
 from __future__ import annotations
 
 import random
-import shutil
-import sysconfig
 from pathlib import Path
 
 import pytest
 
-from drift import differences, mutate
+from drift import copy_stdlib, differences, mutate
 from workbench.indexer import index
 
-STDLIB = Path(sysconfig.get_paths()["stdlib"])
 # packages and modules that import each other, subclass across files and re-export
 PARTS = ("json", "email", "http", "logging", "collections", "importlib", "concurrent",
          "urllib", "xml/etree", "abc.py", "functools.py", "typing.py", "contextlib.py",
@@ -21,14 +18,7 @@ PARTS = ("json", "email", "http", "logging", "collections", "importlib", "concur
 
 
 def _corpus(dst: Path) -> Path:
-    for part in PARTS:
-        src = STDLIB / part
-        if src.is_dir():
-            shutil.copytree(src, dst / part, ignore=shutil.ignore_patterns("__pycache__", "test*"))
-        elif src.exists():
-            (dst / part).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(src, dst / part)
-    return dst
+    return copy_stdlib(dst, PARTS)
 
 
 @pytest.mark.parametrize("seed", [1, 3])

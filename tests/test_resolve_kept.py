@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import random
 import shutil
-import sysconfig
 from pathlib import Path
 
 import duckdb
 import pytest
 
-from drift import differences, mutate
+from drift import copy_stdlib, differences, mutate
 from workbench import store
 from workbench.indexer import index
 from workbench.resolve import kept, values
@@ -19,7 +18,6 @@ from workbench.resolve.model import Model
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLES = REPO / "sample_repos"
-STDLIB = Path(sysconfig.get_paths()["stdlib"])
 
 
 def _plain(obj):
@@ -156,14 +154,8 @@ def test_kept_model_equals_a_fresh_one_after_edits(tmp_path, sample, checked):
 def test_kept_model_on_stdlib_edits(tmp_path, checked):
     """Real code, edited the way people edit it (files added and deleted too: those runs
     build the model afresh, the next ones refresh it)."""
-    root = tmp_path / "corpus"
-    for part in ("json", "email", "http", "logging", "argparse.py", "shutil.py", "enum.py", "types.py"):
-        src = STDLIB / part
-        if src.is_dir():
-            shutil.copytree(src, root / part, ignore=shutil.ignore_patterns("__pycache__", "test*"))
-        else:
-            root.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(src, root / part)
+    root = copy_stdlib(tmp_path / "corpus", ("json", "email", "http", "logging", "argparse.py", "shutil.py",
+                                             "enum.py", "types.py"))
     db, fresh_db = str(tmp_path / "inc.duckdb"), str(tmp_path / "fresh.duckdb")
     index(root, db, jobs=1, progress=False)
     rng = random.Random(11)

@@ -6,20 +6,17 @@ on a bindings table whose files are not one block of row ids each."""
 from __future__ import annotations
 
 import random
-import shutil
-import sysconfig
 from pathlib import Path
 
 import duckdb
 import pytest
 
-from drift import mutate
+from drift import copy_stdlib, mutate
 from workbench.indexer import index
 from workbench.resolve.model import Model
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLES = REPO / "sample_repos"
-STDLIB = Path(sysconfig.get_paths()["stdlib"])
 _BINDINGS = ("binds", "returns", "yields", "elements", "attr_binds", "exports")
 
 
@@ -71,14 +68,7 @@ def test_lazy_bindings_equal_the_bulk_load_on_samples(tmp_path, sample):
 
 
 def test_lazy_bindings_equal_the_bulk_load_after_stdlib_edits(tmp_path):
-    root = tmp_path / "corpus"
-    for part in ("json", "email", "http", "argparse.py", "enum.py"):
-        src = STDLIB / part
-        if src.is_dir():
-            shutil.copytree(src, root / part, ignore=shutil.ignore_patterns("__pycache__", "test*"))
-        else:
-            root.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(src, root / part)
+    root = copy_stdlib(tmp_path / "corpus", ("json", "email", "http", "argparse.py", "enum.py"))
     db = str(tmp_path / "c.duckdb")
     index(root, db, jobs=2, progress=False)
     rng = random.Random(5)
