@@ -58,23 +58,24 @@ out = {"wall": time.perf_counter() - t0, "phases": r.timings,
        "cpu": ru.ru_utime + ru.ru_stime + rc.ru_utime + rc.ru_stime,
        "peak_self": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
        "peak_children": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}
-if touch:
+
+
+def edit_and_reindex(key, text):
     with open(os.path.join(root, touch), "a", encoding="utf-8") as fh:
-        fh.write("\n\ndef _bench_added_in_process(x):\n    return x + 1\n")
+        fh.write(text)
     t0, c0 = time.perf_counter(), time.process_time()
     r = index(root, db, jobs=jobs, progress=False, resolve=resolve)
-    out["reindex"] = time.perf_counter() - t0
-    out["reindex_cpu"] = time.process_time() - c0
-    out["reindex_phases"] = r.timings
+    out[key] = time.perf_counter() - t0
+    out[key + "_cpu"] = time.process_time() - c0
+    out[key + "_phases"] = r.timings
+    return r
+
+
+if touch:
+    r = edit_and_reindex("reindex", "\n\ndef _bench_added_in_process(x):\n    return x + 1\n")
     out["reindex_changed"] = r.changed
     # once more: a process that stays (a server, a notebook) re-indexes again and again
-    with open(os.path.join(root, touch), "a", encoding="utf-8") as fh:
-        fh.write("\n\ndef _bench_added_again(x):\n    return x + 2\n")
-    t0, c0 = time.perf_counter(), time.process_time()
-    r = index(root, db, jobs=jobs, progress=False, resolve=resolve)
-    out["reindex2"] = time.perf_counter() - t0
-    out["reindex2_cpu"] = time.process_time() - c0
-    out["reindex2_phases"] = r.timings
+    r = edit_and_reindex("reindex2", "\n\ndef _bench_added_again(x):\n    return x + 2\n")
     out["reindex2_kept"] = bool(getattr(getattr(r, "resolve_stats", None), "model_kept", False))
 print(json.dumps(out))
 """
