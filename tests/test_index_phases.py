@@ -146,3 +146,31 @@ def test_is_private_names_only_new_files_and_snapshots(tmp_path):
         assert not snapshot.is_private(con)
     with snapshot.write_index(db, in_place=False) as con:   # a snapshot
         assert snapshot.is_private(con)
+
+
+def test_the_pool_run_leaves_this_process_the_main_languages_queries(tmp_path, monkeypatch):
+    """A run that parses in parser processes compiles, meanwhile, the queries of its most
+    common languages in this process: the next incremental run parses here."""
+    from workbench import extract, indexer
+    monkeypatch.setattr(extract, "_COMPILED", {})
+    root = tmp_path / "repo"
+    root.mkdir()
+    for i in range(indexer.POOL_MIN_FILES + 8):
+        (root / f"m{i}.py").write_text(f"def f{i}():\n    return {i}\n")
+    for i in range(3):
+        (root / f"s{i}.go").write_text(f"package main\n\nfunc G{i}() int {{ return {i} }}\n")
+    (root / "one.rb").write_text("def r\n  1\nend\n")
+    monkeypatch.setattr(indexer, "WARM_LANGUAGES", 2)
+    index(root, str(tmp_path / "db.duckdb"), jobs=2, progress=False, resolve=False)
+    assert set(extract._COMPILED) == {"python", "go"}      # the two with most files
+
+
+def test_warm_queries_skip_skipped_and_unknown_files(monkeypatch):
+    from workbench import extract, indexer
+    from workbench.scan import ScanEntry
+    monkeypatch.setattr(extract, "_COMPILED", {})
+    parts = [[(ScanEntry("a.py", "/x/a.py", 1, 0.0, "too large"), None),
+              (ScanEntry("b.unknownext", "/x/b.unknownext", 1, 0.0), None),
+              (ScanEntry("c.rs", "/x/c.rs", 1, 0.0), None)]]
+    indexer._warm_queries(parts)
+    assert set(extract._COMPILED) == {"rust"}

@@ -319,3 +319,84 @@ def test_additions_reached_without_their_name_are_never_quiet(tmp_path, case):
     r, diff = _run(tmp_path, files, rel, fn, True)
     assert diff == []
     assert r.resolve_stats.files > 1
+
+
+# `deps.facts` maps ids to qualnames in Python (a row's ids are its own file's symbols):
+# the same multisets as the joins over the whole symbols table it replaced
+_JOINED_FACTS = (
+    ("s", """SELECT s.path, p.qualname, s.name, s.qualname, s.kind, s.language, s.signature,
+                    s.start_line, s.is_declaration, s.decorators, s.visibility
+             FROM symbols s LEFT JOIN symbols p ON p.symbol_id = s.parent_id
+             WHERE list_contains($p, s.path)"""),
+    ("b", """SELECT b.path, s.qualname, b.kind, b.name, b.value, b.value_type, v.qualname, b.line
+             FROM bindings b LEFT JOIN symbols s ON s.symbol_id = b.src_id
+                             LEFT JOIN symbols v ON v.symbol_id = b.value_id
+             WHERE list_contains($p, b.path)"""),
+    ("e", """SELECT e.path, s.qualname, e.kind, e.dst_name, e.line
+             FROM edges e LEFT JOIN symbols s ON s.symbol_id = e.src_id
+             WHERE list_contains($p, e.path) AND e.kind IN ('calls', 'imports', 'inherits', 'implements')"""),
+    ("i", """SELECT i.path, s.qualname, i.module, i.name, i.alias, i.line
+             FROM imports i LEFT JOIN symbols s ON s.symbol_id = i.src_id
+             WHERE list_contains($p, i.path)"""),
+    ("f", "SELECT path, NULL, language, module, status FROM files WHERE list_contains($p, path)"),
+)
+
+
+def test_facts_equal_the_rows_joined_to_their_symbols(tmp_path):
+    from collections import Counter
+
+    from workbench.resolve import deps
+    root = tmp_path / "repo"
+    _write(root, {**PY, "deco.py": "import functools\n\n\nclass K:\n    @functools.cache\n"
+                                   "    def f(self, a=lib_default()):\n        x = [1]\n"
+                                   "        y = self.f\n        return y(x)\n"})
+    db = str(tmp_path / "db.duckdb")
+    index(root, db, jobs=1, progress=False)
+    paths = ["app.py", "deco.py", "lib.py", "pkg/impl.py"]
+    con = duckdb.connect(db, read_only=True)
+    try:
+        ids: dict = {"s": [], "e": []}
+        got = deps.facts(con, paths, ids)
+        want = {p: Counter() for p in paths}
+        for tag, sql in _JOINED_FACTS:
+            for row in con.execute(sql, {"p": paths}).fetchall():
+                if tag == "s":
+                    row = (*row[:9], tuple(row[9] or ()), row[10])
+                want[row[0]][(tag, *row[1:])] += 1
+        n_symbols = con.execute("SELECT count(*) FROM symbols WHERE list_contains($p, path)",
+                                {"p": paths}).fetchall()[0][0]
+        n_edges = con.execute("SELECT count(*) FROM edges WHERE list_contains($p, path)",
+                              {"p": paths}).fetchall()[0][0]
+    finally:
+        con.close()
+    assert got == want
+    assert all(sum(c.values()) > 5 for c in got.values())
+    assert len(ids["s"]) == n_symbols and len(ids["e"]) == n_edges
+
+
+@pytest.mark.parametrize("as_list", [False, True])
+def test_fresh_names_as_parameters_or_as_a_list(tmp_path, monkeypatch, as_list):
+    """`_fresh` matches a few names as parameters of their own, more as a joined list: the
+    same answers either way, for names in use in another file or not."""
+    from collections import Counter
+
+    from workbench.resolve import deps
+    if as_list:
+        monkeypatch.setattr(deps, "_FRESH_PARAMS", 0)
+    root = tmp_path / "repo"
+    _write(root, {**PY, "deco.py": "@register_thing\ndef decorated():\n    return 1\n"})
+    db = str(tmp_path / "db.duckdb")
+    index(root, db, jobs=1, progress=False)
+    con = duckdb.connect(db, read_only=True)
+    try:
+        def fresh(names):
+            return deps._fresh(con, "lib.py", set(names), Counter())
+        unused = [f"brand_new_{i}" for i in range(20)]
+        assert fresh(unused[:1]) and fresh(unused)
+        for used in ("Impl", "go", "register_thing", "pkg", "later_added"):  # in other files' texts
+            assert not fresh([used]), used
+            assert not fresh(unused + [used]), used
+        assert fresh(["helper"]) is False       # app.py imports it
+        assert fresh(["make_thing_unused"])
+    finally:
+        con.close()
