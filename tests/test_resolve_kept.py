@@ -220,3 +220,26 @@ def test_a_run_that_fails_leaves_no_model_behind(tmp_path, monkeypatch):
     assert not report.resolve_stats.model_kept
     index(root, fresh_db, jobs=1, progress=False)
     assert differences(db, fresh_db) == []
+
+
+def test_patched_ranks_equal_ranks_set_anew_and_only_their_owner_patches(monkeypatch):
+    """A refresh sets the canonical places again only from the first one a changed file
+    held (`values.patch_rank`); a model whose ranks are no longer in force (another model
+    set its own since) sets them all."""
+    monkeypatch.setattr(values, "_RANK", {})
+    monkeypatch.setattr(values, "_KEYS", {})
+    monkeypatch.setattr(values, "_RANK_OWNER", None)
+    a, b = object(), object()
+    old = [10, 11, 12, 13, 14]
+    values.set_rank(dict(zip(old, range(len(old)))), a)
+    values._KEYS[("x", 13)] = "stale"
+    new = [10, 11, 20, 21, 13, 14]      # 12 gone, 20 and 21 new in its place
+    values.patch_rank(a, new, 2, [12])
+    assert values._RANK == dict(zip(new, range(len(new))))
+    assert values._KEYS == {}
+    values.set_rank({1: 0, 2: 1}, b)    # another model's ranks in force
+    values.patch_rank(a, new, 5, [])
+    assert values._RANK == dict(zip(new, range(len(new))))
+    assert values._RANK_OWNER is a
+    values.patch_rank(None, old, 4, [])  # no owner: set anew
+    assert values._RANK == dict(zip(old, range(len(old))))

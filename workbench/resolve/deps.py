@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
@@ -396,34 +395,31 @@ def rebind(con, gone_ids: list[int] | None = None) -> set[str]:
     when it is rebuilt (`passes._write_candidates`). Returns the files of the edges that
     still point nowhere. `gone_ids`: the ids of every symbol that is gone, when known
     (`Before`): the edges into them are looked up instead of scanned for."""
-    gone = f"_wb_unbound_{time.monotonic_ns()}"
     # the edges into symbols that are gone, once (an anti join over the edges), then the
-    # symbols of their qualnames only
+    # symbols of their qualnames only; few rows: read into Python, no temporary tables
     if gone_ids is not None:
-        store.run(con, f"""
-            CREATE TEMP TABLE {gone} AS
-            SELECT e.edge_id, e.path, e.dst_qualname FROM edges e
-            WHERE e.dst_id IN (SELECT unnest($ids::BIGINT[]))""", {"ids": gone_ids})
+        if not gone_ids:
+            return set()
+        rows = store.run(con, """SELECT edge_id, path, dst_qualname FROM edges
+                                 WHERE dst_id IN (SELECT unnest($ids::BIGINT[]))""", {"ids": gone_ids})
     else:
-        store.run(con, f"""
-            CREATE TEMP TABLE {gone} AS
+        rows = store.run(con, """
             SELECT e.edge_id, e.path, e.dst_qualname FROM edges e
             ANTI JOIN symbols s ON s.symbol_id = e.dst_id
             WHERE e.dst_id IS NOT NULL""")
-    try:
-        store.run(con, f"""
-            CREATE TEMP TABLE {gone}_to AS
-            SELECT g.edge_id, min(s.symbol_id) AS symbol_id
-            FROM {gone} g JOIN symbols s ON s.qualname = g.dst_qualname
-            GROUP BY g.edge_id HAVING count(*) = 1""")
-        store.run(con, f"""UPDATE edges SET dst_id = t.symbol_id FROM {gone}_to t
-                           WHERE edges.edge_id = t.edge_id""")
-        rows = store.run(con, f"""SELECT DISTINCT path FROM {gone}
-                                  WHERE edge_id NOT IN (SELECT edge_id FROM {gone}_to)""")
-    finally:
-        store.run(con, f"DROP TABLE IF EXISTS {gone}_to")
-        store.run(con, f"DROP TABLE IF EXISTS {gone}")
-    return {r[0] for r in rows}
+    if not rows:
+        return set()
+    quals = sorted({q for _, _, q in rows if q is not None})
+    unique = {q: sid for q, sid, n in store.run(con, """
+                  SELECT qualname, min(symbol_id), count(*) FROM symbols
+                  WHERE qualname IN (SELECT unnest($q::VARCHAR[])) GROUP BY qualname""", {"q": quals})
+              if n == 1}
+    now = [(eid, unique[q]) for eid, _, q in rows if q in unique]
+    if now:
+        store.run_over(con, pa.table({"edge_id": store.arrow_array([e for e, _ in now], pa.int64()),
+                                      "symbol_id": store.arrow_array([s for _, s in now], pa.int64())}),
+                       "UPDATE edges SET dst_id = t.symbol_id FROM _wb_rows t WHERE edges.edge_id = t.edge_id")
+    return {path for _, path, q in rows if q not in unique}
 
 
 def write(con, m: Model, reads: dict[str, tuple[int, set]], full: bool) -> None:

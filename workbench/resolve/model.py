@@ -17,7 +17,7 @@ from ..gcpause import release_unused_memory
 from ..languages import SPECS
 from .kinds import CALL_TARGET_KINDS, CLASS_KINDS, NAMESPACE_KINDS
 from .lang import FAMILIES, family_of, rules_of
-from .values import set_rank
+from .values import patch_rank, set_rank
 
 
 def cols(con, sql: str, params=None) -> dict[str, list]:
@@ -90,7 +90,9 @@ class Model:
         the canonical order, children and names, each family's indexes."""
         sids, spaths = self._sids, self._spaths
         # the order of a fresh index whatever ids an incremental run gave (`values.ordered`)
-        set_rank(dict(zip(sids, range(len(sids)))))
+        if getattr(self, "_rank_owner", None) is None:
+            self._rank_owner = object()     # this model's token for `values.patch_rank`
+        set_rank(dict(zip(sids, range(len(sids)))), self._rank_owner)
         self.static: set[int] = set()               # static methods (`@staticmethod`)
         self.classmeth: set[int] = set()            # class methods (`@classmethod`)
         self.prop: set[int] = set()                 # properties (`@property` and friends)
@@ -223,6 +225,9 @@ class Model:
         mine: dict[str, list[int]] = defaultdict(list)
         for i, p in zip(new, npaths):
             mine[p].append(i)
+        # the first place of the load order a changed file held or holds now: the places
+        # before it keep their symbols (`values.patch_rank`)
+        first = min([spans[p][0] for p in changed if p in spans], default=len(self._sids))
         sids, spaths, new_spans = [], [], {}
         for p in sorted(spans.keys() - set(changed) | mine.keys()):
             got = mine.get(p)
@@ -247,17 +252,19 @@ class Model:
         if any(FAMILIES[f].prepare_adds_members for f in set(self._fam_of.values()) if f in FAMILIES):
             self._derive()              # Go, Rust: members attached across files, computed again
         else:
-            self._derive_changed(gone, new, changed)
+            self._derive_changed(gone, new, changed, min([first, *(new_spans[p][0] for p in mine)]))
         self.fallback_cache = {}
         self._swap_bindings(set(old), changed)
 
-    def _derive_changed(self, gone: list[tuple], new: list[int], changed: list[str]) -> None:
+    def _derive_changed(self, gone: list[tuple], new: list[int], changed: list[str],
+                        first: int = 0) -> None:
         """`_derive` for a refresh: the derived indexes patched where the changed files'
         symbols were (`gone`: id, kind, name, parent, family, path) and are now (`new`),
-        each list kept in the load order. Only for families whose `prepare` adds nothing to
-        the model's own indexes."""
+        each list kept in the load order (`first`: the first place in it that changed).
+        Only for families whose `prepare` adds nothing to the model's own indexes."""
         sids = self._sids
-        set_rank(dict(zip(sids, range(len(sids)))))
+        # the canonical places before `first` stand (the same symbols there), the rest move
+        patch_rank(getattr(self, "_rank_owner", None), sids, first, [g[0] for g in gone])
         prank = {p: i for i, p in enumerate(self._path_spans)}
         path_of = self.path
 

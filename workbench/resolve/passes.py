@@ -405,7 +405,6 @@ def _write_candidates(con, edge_ids: list[int] | None = None, changed: list[str]
             FROM (SELECT edge_id, unnest(candidates) AS q FROM edges WHERE candidates IS NOT NULL) c
             LEFT JOIN symbols s ON s.qualname = c.q""")
         return
-    redo = f"_wb_cand_redo_{time.monotonic_ns()}"
     if before is not None:
         gone = """
             UNION SELECT edge_id FROM call_candidates WHERE edge_id IN (SELECT unnest($gone_e::BIGINT[]))
@@ -420,22 +419,22 @@ def _write_candidates(con, edge_ids: list[int] | None = None, changed: list[str]
                   WHERE c.symbol_id IS NOT NULL
                     AND NOT EXISTS (SELECT 1 FROM symbols s WHERE s.symbol_id = c.symbol_id)"""
         prm = {}
-    store.run_over(con, pa.table({"edge_id": store.arrow_array(edge_ids, pa.int64())}), f"""
-            CREATE TEMP TABLE {redo} AS
+    # the edges to redo into Python (no temporary table), then their rows deleted and rebuilt
+    redo = [r[0] for r in store.run_over(con, pa.table({"edge_id": store.arrow_array(edge_ids, pa.int64())}), f"""
             SELECT edge_id FROM _wb_rows{gone}
             UNION SELECT c.edge_id FROM call_candidates c
                   JOIN (SELECT DISTINCT qualname FROM symbols WHERE list_contains($chg, path)) q
-                    ON q.qualname = c.qualname""", {"chg": changed or [], **prm})
-    try:
-        store.run(con, f"DELETE FROM call_candidates WHERE edge_id IN (SELECT edge_id FROM {redo})")
-        store.run(con, f"""
-            INSERT INTO call_candidates
-            SELECT c.edge_id, c.q, s.symbol_id
-            FROM (SELECT edge_id, unnest(candidates) AS q FROM edges
-                  WHERE candidates IS NOT NULL AND edge_id IN (SELECT edge_id FROM {redo})) c
-            LEFT JOIN symbols s ON s.qualname = c.q""")
-    finally:
-        store.run(con, f"DROP TABLE IF EXISTS {redo}")
+                    ON q.qualname = c.qualname""", {"chg": changed or [], **prm})]
+    if not redo:
+        return
+    ids = {"ids": sorted(redo)}
+    store.run(con, "DELETE FROM call_candidates WHERE edge_id IN (SELECT unnest($ids::BIGINT[]))", ids)
+    store.run(con, """
+        INSERT INTO call_candidates
+        SELECT c.edge_id, c.q, s.symbol_id
+        FROM (SELECT edge_id, unnest(candidates) AS q FROM edges
+              WHERE candidates IS NOT NULL AND edge_id IN (SELECT unnest($ids::BIGINT[]))) c
+        LEFT JOIN symbols s ON s.qualname = c.q""", ids)
 
 
 _WRITE_BATCH = 50_000

@@ -33,6 +33,7 @@ tag                shape                 what it stands for
 """
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -74,10 +75,31 @@ _RANK: dict[int, int] = {}
 _KEYS: dict = {}
 
 
-def set_rank(rank: dict[int, int]) -> None:
-    """Use `rank` (symbol id -> canonical place) to order values from now on."""
+# who set `_RANK` last (a model's token): only that model may patch it (`patch_rank`)
+_RANK_OWNER: object | None = None
+
+
+def set_rank(rank: dict[int, int], owner: object | None = None) -> None:
+    """Use `rank` (symbol id -> canonical place) to order values from now on; `owner`:
+    the token of the model it comes from."""
+    global _RANK_OWNER
     _RANK.clear()
     _RANK.update(rank)
+    _KEYS.clear()
+    _RANK_OWNER = owner
+
+
+def patch_rank(owner: object, sids: list[int], first: int, gone) -> None:
+    """The ranks of `sids` (every symbol in the canonical order) when only its places from
+    `first` on changed and the ids `gone` left: those places set again, the rest kept.
+    Equals `set_rank` of the whole list; it is what is done when `owner` did not set the
+    ranks in force (another model did since)."""
+    if owner is None or owner is not _RANK_OWNER:
+        set_rank(dict(zip(sids, range(len(sids)))), owner)
+        return
+    for i in gone:
+        _RANK.pop(i, None)
+    _RANK.update(zip(itertools.islice(sids, first, None), range(first, len(sids))))
     _KEYS.clear()
 
 
