@@ -243,3 +243,26 @@ def test_patched_ranks_equal_ranks_set_anew_and_only_their_owner_patches(monkeyp
     assert values._RANK_OWNER is a
     values.patch_rank(None, old, 4, [])  # no owner: set anew
     assert values._RANK == dict(zip(old, range(len(old))))
+
+
+def test_spans_are_each_files_run_of_the_load_order(tmp_path):
+    root = tmp_path / "repo"
+    root.mkdir()
+    for name, body in (("b.py", "def f():\n    pass\n\n\nclass K:\n    def m(self):\n        pass\n"),
+                       ("a.py", "x = 1\n"), ("c/d.py", "def g():\n    return 2\n")):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(body)
+    db = str(tmp_path / "db.duckdb")
+    index(root, db, jobs=1, progress=False)
+    con = duckdb.connect(db, read_only=True)
+    try:
+        m = Model(con, bulk_bindings=False)
+        counts = dict(con.execute("SELECT path, count(*) FROM symbols GROUP BY path").fetchall())
+    finally:
+        con.close()
+    spans = m._spans()
+    assert list(spans) == sorted(spans) == ["a.py", "b.py", "c/d.py"]
+    assert [m._spaths[a:b] for a, b in spans.values()] == [[p] * (b - a) for p, (a, b) in spans.items()]
+    assert {p: b - a for p, (a, b) in spans.items()} == counts
+    assert counts["b.py"] == 4                          # the module, f, K, K.m
+    assert max(b for _, b in spans.values()) == len(m._sids)

@@ -10,7 +10,7 @@ incremental run changed.
 """
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 from .. import store
 from ..gcpause import release_unused_memory
@@ -375,12 +375,12 @@ class Model:
     def _spans(self) -> dict[str, tuple[int, int]]:
         """Path -> (start, end) of its symbols in the load order."""
         if self._path_spans is None:
-            spans, ps = {}, self._spaths
-            start = 0
-            for i in range(1, len(ps) + 1):
-                if i == len(ps) or ps[i] != ps[start]:
-                    spans[ps[start]] = (start, i)
-                    start = i
+            # each file's symbols are one run of the path order: counted in C, then summed
+            # per file (a Python step per symbol took ~10 ms on the standard library)
+            spans, start = {}, 0
+            for path, n in Counter(self._spaths).items():     # in the order first seen
+                spans[path] = (start, start + n)
+                start += n
             self._path_spans = spans
         return self._path_spans
 
