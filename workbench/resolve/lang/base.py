@@ -59,6 +59,9 @@ class Language:
     base_class_is_constructor: bool = True
     #: an unbound bare name is an error at run time, never a guess by name (Python)
     unbound_names_raise: bool = False
+    #: `special_param` answers only for names in the function's parameter list (Python's
+    #: `self`; not a Go receiver), so other names need not ask it
+    special_params_listed: bool = False
     #: a bare name may call a method of any class (Java's implicit `this`)
     bare_names_reach_methods: bool = False
     #: files of one directory form one package (Java, Go): a change reaches its mates
