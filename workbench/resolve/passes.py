@@ -322,7 +322,8 @@ def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None, pro
         bar = tqdm(total=total, desc="resolving", unit="edge", unit_scale=True, leave=False)
     tick = bar.update if bar is not None else None
     got = None
-    if scope_paths is None and processes > 1 and total >= PARALLEL_MIN_EDGES and len(paths) > 1:
+    if (scope_paths is None and processes > 1 and total >= PARALLEL_MIN_EDGES and len(paths) > 1
+            and hasattr(os, "fork")):
         got = _evaluate_in_two(m, res, e, spans, imports_of, paths, tick)
     if got is None:
         got = _evaluate(m, res, e, spans, imports_of, paths, tick)
@@ -376,7 +377,11 @@ def _evaluate_in_two(m: Model, res: Resolver, e, spans: dict, imports_of: dict, 
     except (OSError, ImportError):
         return None
     try:
-        pid = os.fork()
+        with warnings.catch_warnings():
+            # Python 3.12 warns on forking a process with threads (DuckDB's): the helper
+            # touches neither the database nor any lock but the one in `_Meet`
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pid = os.fork()
     except OSError:
         os.close(r)
         os.close(w)
@@ -405,12 +410,15 @@ def _evaluate_in_two(m: Model, res: Resolver, e, spans: dict, imports_of: dict, 
             yield paths[i]
     try:
         out, imp_rows, reads = _evaluate(m, res, e, spans, imports_of, claimed(), tick)
-    except BaseException:
-        os.kill(pid, signal.SIGKILL)
+        res.memo.clear()                            # before the helper's rows arrive
+    except BaseException:                           # (an interrupt): the helper ends too
         os.close(r)
-        os.waitpid(pid, 0)
+        try:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        except (ChildProcessError, ProcessLookupError):
+            pass
         raise
-    res.memo.clear()                                # before the helper's rows arrive
     parts = _helper_parts(pid, r)
     if parts is None:               # the helper failed: its files evaluated here, as without it
         warnings.warn("the resolution helper process failed; its files are evaluated in this one")
