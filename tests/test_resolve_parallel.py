@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import warnings
+from pathlib import Path
 
 import duckdb
 import pytest
@@ -59,14 +61,38 @@ def test_helper_process_gives_the_same_rows(unresolved, tmp_path, monkeypatch):
     one = _resolved(unresolved, str(tmp_path / "one.duckdb"), processes=1)
     monkeypatch.setattr(passes, "PARALLEL_MIN_EDGES", 0)
     started = _spy_helpers(monkeypatch)
-    two = _resolved(unresolved, str(tmp_path / "two.duckdb"), processes=2)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        two = _resolved(unresolved, str(tmp_path / "two.duckdb"), processes=2)
     assert started == [True]
+    # the helper did its files (it never needed the database): no fallback here
+    assert not [w for w in seen if "helper process failed" in str(w.message)]
     assert one["stats"].edges == two["stats"].edges > 1000
     assert one["stats"].by_resolution == two["stats"].by_resolution
     assert one["stats"].updated == two["stats"].updated
     for name in ("edges", "imports", "deps", "candidates"):
         assert one[name] == two[name], name
     assert len(one["deps"]) > 30 and len(one["candidates"]) > 0
+
+
+@pytest.mark.parametrize("repo", ["cnative", "goservice", "javaservice", "rustlib", "tsapp", "pyshop"])
+def test_helper_needs_no_database_in_any_language(repo, tmp_path, monkeypatch):
+    """The helper evaluates without the database (`Language.before_helper` loads what a
+    language would read from it later): in every language the rows are those of one
+    process, and the helper never falls back."""
+    root = Path(__file__).resolve().parent.parent / "sample_repos" / repo
+    db = str(tmp_path / "unresolved.duckdb")
+    index(str(root), db, progress=False, resolve=False, jobs=1)
+    one = _resolved(db, str(tmp_path / "one.duckdb"), processes=1)
+    monkeypatch.setattr(passes, "PARALLEL_MIN_EDGES", 0)
+    started = _spy_helpers(monkeypatch)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        two = _resolved(db, str(tmp_path / "two.duckdb"), processes=2)
+    assert started == [True]
+    assert not [w for w in seen if "helper process failed" in str(w.message)]
+    for name in ("edges", "imports", "deps", "candidates"):
+        assert one[name] == two[name], name
 
 
 def test_failed_helper_leaves_its_files_to_the_main_process(unresolved, tmp_path, monkeypatch):

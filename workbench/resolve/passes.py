@@ -371,6 +371,8 @@ def _evaluate_in_two(m: Model, res: Resolver, e, spans: dict, imports_of: dict, 
     None when no helper could be started; a helper that fails leaves its files to this
     process. The helper only evaluates (a full run's model holds everything evaluation
     reads: no database access) and ends without running any exit handler."""
+    for fam in sorted({f for f in m.fam.values() if f is not None}):
+        rules_of(fam).before_helper(m)          # what it would read from the database later
     try:
         meet = _Meet(len(paths))
         r, w = os.pipe()
@@ -390,6 +392,9 @@ def _evaluate_in_two(m: Model, res: Resolver, e, spans: dict, imports_of: dict, 
         code = 1
         try:
             os.close(r)
+            # the database is not the helper's to touch (the parent's connection, forked):
+            # should evaluation reach for it, the helper fails and the parent does its files
+            m.con = None
             parts = []                              # (first index, rows, imports rows, reads)
             while (i := meet.take(front=False)) is not None:
                 parts.append((i, *_evaluate(m, res, e, spans, imports_of, (paths[i],), None)))
