@@ -317,6 +317,15 @@ def _extract(work: list, root: str, max_bytes: int, jobs: int, progress: bool) -
             bar.close()
 
 
+def _resolve_processes(jobs: int) -> int:
+    """Processes a full resolution may evaluate in (`resolve.passes.PARALLEL_MIN_EDGES`):
+    two when `jobs` allows, one in a daemonic process (as for parser processes)."""
+    mp = sys.modules.get("multiprocessing")
+    if jobs < 2 or (mp is not None and mp.current_process().daemon):
+        return 1
+    return 2
+
+
 def _pool_extract(parts: list[list], jobs: int, root: str, max_bytes: int, tick) -> list[_Chunk]:
     """Run the parts in memory-capped parser processes, in order. When a process dies the
     pool breaks: unfinished parts are halved and run again, and a single file that fails
@@ -398,7 +407,9 @@ def index(root: str | os.PathLike, db: str | None = None, *, jobs: int | None = 
     connection (in place, one transaction).
     `resolve=False` skips cross-file resolution (edges keep their same-file resolution,
     edges into changed files are unbound, and the next resolving run - `workbench resolve
-    DB` or an index without the flag - resolves all).
+    DB` or an index without the flag - resolves all). `jobs` (default: the number of
+    cores) parser processes extract; a full resolution of a large repository evaluates in
+    two processes unless `jobs=1`.
     """
     t0 = time.perf_counter()
     root = os.path.abspath(os.fspath(root))
@@ -540,7 +551,8 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
         t_resolve = time.perf_counter()
         if resolve:
             from .resolve import resolve_edges
-            report.resolve_stats = resolve_edges(con, report.changed_paths, progress=progress, before=before)
+            report.resolve_stats = resolve_edges(con, report.changed_paths, progress=progress, before=before,
+                                                 processes=_resolve_processes(jobs))
         elif stale_ids:                 # rows were replaced or removed: unbind what pointed there
             _unbind_stale(con)
         elif report.changed_paths:      # only additions: nothing can point at a removed symbol

@@ -137,8 +137,14 @@ class Resolver:
 
     def eval_text(self, scope: int, text: str, callee: bool = False, depth: int = 0):
         """(values, how) of expression `text` written in `scope`."""
-        return self.memo((scope, text, callee), depth, True, self._NO_VALUE,
-                         self._eval_text, scope, text, depth, callee)
+        key = (scope, text, callee)
+        memo = self.memo
+        got = memo.local.get(key)         # the most frequent hit, as `memo` takes it, without its call
+        if got is not None:
+            if memo.frames:
+                memo.frames[-1][1] = True
+            return got
+        return memo(key, depth, True, self._NO_VALUE, self._eval_text, scope, text, depth, callee)
 
     def _eval_text(self, scope: int, text: str, depth: int, callee: bool = False):
         alts = alternatives(text)
@@ -818,13 +824,16 @@ class Resolver:
 
     def param_values(self, fn: int, name: str, depth: int):
         """(values, how) of parameter `name` of function `fn`, or None if it is not one."""
-        special = self.rules(self.m.fam.get(fn)).special_param(self, fn, name, depth)
-        if special is not None:
-            return special
+        rules = self.rules(self.m.fam.get(fn))
         got = self._params.get(fn)
         if got is None:
             got = self._params_of(fn)
         ps, names = got
+        if name not in names and rules.special_params_listed:
+            return None
+        special = rules.special_param(self, fn, name, depth)
+        if special is not None:
+            return special
         if name not in names:
             return None
         idx = names.index(name)

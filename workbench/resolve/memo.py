@@ -34,7 +34,7 @@ from __future__ import annotations
 class Memo:
     """Results by key, the stack of keys being computed, and the current unit's reads."""
 
-    __slots__ = ("clean", "old", "max_clean", "local", "max_depth", "bit_of", "_pos", "_frames", "_files",
+    __slots__ = ("clean", "old", "max_clean", "local", "max_depth", "bit_of", "_pos", "frames", "_files",
                  "_names", "_shared")
 
     #: clean results kept per generation: ~200 bytes each plus their values. The standard
@@ -52,7 +52,7 @@ class Memo:
         self._pos: dict = {}             # key being computed -> its stack position
         # per stack position: [lowest position a cut reached, tainted, cut here, deepest
         # depth, files read (bits), names read (set or None)]
-        self._frames: list = []
+        self.frames: list = []
         self._files = 0                  # what the current unit read
         self._names: set = set()
         # one object per distinct file set (a bit set over every file: ~280 bytes on the
@@ -74,15 +74,15 @@ class Memo:
         """The current evaluation read data of symbol `sid` (its file)."""
         b = self.bit_of.get(sid)
         if b:
-            if self._frames:
-                self._frames[-1][4] |= b
+            if self.frames:
+                self.frames[-1][4] |= b
             else:
                 self._files |= b
 
     def read_name(self, token: str) -> None:
         """The current evaluation looked `token` up in a global index."""
-        if self._frames:
-            top = self._frames[-1]
+        if self.frames:
+            top = self.frames[-1]
             if top[5] is None:
                 top[5] = {token}
             else:
@@ -91,8 +91,8 @@ class Memo:
             self._names.add(token)
 
     def _merge(self, files: int, names) -> None:
-        if self._frames:
-            top = self._frames[-1]
+        if self.frames:
+            top = self.frames[-1]
             top[4] |= files
             if names:
                 if top[5] is None:
@@ -109,12 +109,16 @@ class Memo:
         current unit only (a result no other unit asks for). Within the unit a local hit
         there is the same as the clean hit it replaces: nothing is on the stack to taint,
         and its reads are already the unit's."""
-        if not self._frames:
+        if not self.frames:
             got = self.clean.pop(key, None)
             if got is None:
                 got = self.old.pop(key, None)
             if got is not None:
                 self.local[key] = got[0]
+
+    def clear(self) -> None:
+        """Forget every result (evaluation is over: the memory, for what follows)."""
+        self.clean, self.old, self.local, self._shared = {}, {}, {}, {}
 
     # ---------------------------------------------------------------- evaluation
     def __call__(self, key, depth: int | None, limited: bool, empty, fn, *args):
@@ -123,7 +127,7 @@ class Memo:
         `depth` is the nesting depth the call is made at (None: the evaluation starts
         again at depth 0); with `limited`, beyond `max_depth` the key counts as `empty`,
         which is also its value in a cycle."""
-        frames = self._frames
+        frames = self.frames
         got = self.local.get(key)
         if got is not None:
             if frames:
@@ -135,9 +139,22 @@ class Memo:
             if got is not None:          # still in use: into the young generation
                 self._keep(key, got)
         if got is not None and (depth is None or depth + got[1] <= self.max_depth):
-            if frames and depth is not None and depth + got[1] > frames[-1][3]:
-                frames[-1][3] = depth + got[1]
-            self._merge(got[2], got[3])
+            # `_merge(got[2], got[3])`, inline: the most frequent path after a local hit
+            names = got[3]
+            if frames:
+                top = frames[-1]
+                if depth is not None and depth + got[1] > top[3]:
+                    top[3] = depth + got[1]
+                top[4] |= got[2]
+                if names:
+                    if top[5] is None:
+                        top[5] = set(names)
+                    else:
+                        top[5] |= names
+            else:
+                self._files |= got[2]
+                if names:
+                    self._names |= names
             return got[0]
         pos = self._pos.get(key)
         if pos is not None:              # a cycle: `key` is being computed

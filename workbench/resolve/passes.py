@@ -16,10 +16,20 @@ for the callee names it asks about), from the same bulk query kept as Arrow, and
 `call_candidates` only for the edges they touched (plus rows a change made stale). When
 the process still holds the model of the run that wrote the database (`kept`), an
 incremental run refreshes that model for the changed files instead of loading it.
+
+A full run over many edges (`PARALLEL_MIN_EDGES`) evaluates in two processes (`processes`):
+this one takes the files from the front, a forked helper from the back
+(`_evaluate_in_two`). A file's edges get the same values whichever files are evaluated
+with it and in whatever order (`memo`), so the rows are those of one process evaluating
+everything.
 """
 from __future__ import annotations
 
 import gc
+import os
+import pickle
+import signal
+import struct
 import time
 import warnings
 from array import array
@@ -149,7 +159,8 @@ def _import_target_text(module: str | None, name: str | None) -> str:
 
 
 def resolve_edges(con, changed_paths=None, *, full: bool | None = None,
-                  progress: bool = False, before: deps.Before | None = None) -> ResolveStats:
+                  progress: bool = False, before: deps.Before | None = None,
+                  processes: int | None = None) -> ResolveStats:
     """Resolve calls/imports/inherits/implements edges and imports.resolved_path.
 
     `changed_paths=None` (or a database never resolved by this version) resolves
@@ -159,16 +170,19 @@ def resolve_edges(con, changed_paths=None, *, full: bool | None = None,
     before the edit (`deps.before_edit`, taken by the indexer before it replaced their
     rows): the files that read one of them are left alone when its edit added only what no
     other file can reach (`deps.quiet`), and what is gone is looked up by id.
+    `processes`: at most this many processes evaluate a full run's edges (default: 2 on a
+    machine with 2 cores or more; see `PARALLEL_MIN_EDGES`).
     """
     with gc_paused():                 # millions of small tuples, no cycles: skip the collector
-        return _resolve_edges(con, changed_paths, full, progress, before)
+        return _resolve_edges(con, changed_paths, full, progress, before,
+                              processes if processes is not None else min(2, os.cpu_count() or 1))
 
 
 PROGRESS_MIN_EDGES = 20_000
 
 
 def _resolve_edges(con, changed_paths, full, progress: bool = False,
-                   before: deps.Before | None = None) -> ResolveStats:
+                   before: deps.Before | None = None, processes: int | None = None) -> ResolveStats:
     t0 = time.perf_counter()
     stats = ResolveStats()
     version = store.get_meta(con, "resolver_version")
@@ -197,7 +211,7 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
     if scope_paths is not None:
         model.prefetch(*deps.previous_reads(con, scope_paths), resolving=len(scope_paths))
     res = Resolver(model)
-    rows, imp_rows, reads = _resolve_set(con, model, res, scope_paths, progress)
+    rows, imp_rows, reads = _resolve_set(con, model, res, scope_paths, progress, processes)
     # evaluation is done: let its memo and the bindings go before the writes need memory
     del res
     if full:        # a kept model loads them again per file, as later runs reach them
@@ -258,8 +272,18 @@ class _Rows:
             self.resolution.append(how)
             self.candidates.append(cands)
 
+    def extend(self, other: "_Rows") -> None:
+        """`other`'s rows after these (the evaluation of later files)."""
+        self.n += other.n
+        for how, k in other.by_resolution.items():
+            self.by_resolution[how] = self.by_resolution.get(how, 0) + k
+        self.edge_ids.extend(other.edge_ids)
+        for name in ("ids", "dst_id", "dst_qualname", "resolution", "candidates"):
+            getattr(self, name).extend(getattr(other, name))
 
-def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None, progress: bool = False):
+
+def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None, progress: bool = False,
+                 processes: int = 1):
     """Evaluate the edges and imports rows of `scope_paths` (None: every file), one file
     at a time (a unit of evaluation, see `memo`): its imports rows first (matched to its
     `imports` edges by line and text), then its edges in order. Returns the new edge
@@ -291,13 +315,32 @@ def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None, pro
             spans[p] = (start + i, start + i + 1) if got is None else (got[0], start + i + 1)
         start += len(epaths)
     del epaths
-    out, imp_rows, reads = _Rows(), [], {}
-    add = out.add
     bar = None
     total = e.num_rows
     if progress and total > PROGRESS_MIN_EDGES:
         from tqdm.auto import tqdm
         bar = tqdm(total=total, desc="resolving", unit="edge", unit_scale=True, leave=False)
+    tick = bar.update if bar is not None else None
+    got = None
+    if (scope_paths is None and processes > 1 and total >= PARALLEL_MIN_EDGES and len(paths) > 1
+            and hasattr(os, "fork")):
+        got = _evaluate_in_two(m, res, e, spans, imports_of, paths, tick)
+    if got is None:
+        got = _evaluate(m, res, e, spans, imports_of, paths, tick)
+    if bar is not None:
+        bar.close()
+    return got
+
+
+#: a full run with at least this many edges evaluates them in two processes (`processes`)
+PARALLEL_MIN_EDGES = 50_000
+
+
+def _evaluate(m: Model, res: Resolver, e, spans: dict, imports_of: dict, paths, tick):
+    """Evaluate the imports rows and edges of `paths`, one file (unit) at a time, in order:
+    (rows, imports rows, reads)."""
+    out, imp_rows, reads = _Rows(), [], {}
+    add = out.add
     names = ("edge_id", "src_id", "kind", "dst_name", "line", "dst_id", "dst_qualname", "resolution",
              "candidates")
     for path in paths:
@@ -314,11 +357,129 @@ def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None, pro
                     *(part.column(n).to_pylist() for n in names)):
                 add(eid, old_id, old_q, old_res, old_c, *_resolve_edge(m, res, src, kind, dst_name, line, imp_edge))
         reads[path] = res.memo.end_unit()
-        if bar is not None:
-            bar.update(b - a)
-    if bar is not None:
-        bar.close()
+        if tick is not None:
+            tick(b - a)
     return out, imp_rows, reads
+
+
+def _evaluate_in_two(m: Model, res: Resolver, e, spans: dict, imports_of: dict, paths: list, tick):
+    """`_evaluate(..., paths, ...)` by this process and a forked helper: this one takes the
+    files from the front, the helper from the back, one at a time, until they meet (so
+    neither waits long for the other), and the helper sends its rows back through a pipe.
+    A file's edges get the same values whichever files are evaluated with it and in
+    whatever order (`memo`), so the rows are those of one process evaluating everything.
+    None when no helper could be started; a helper that fails leaves its files to this
+    process. The helper only evaluates (a full run's model holds everything evaluation
+    reads: no database access) and ends without running any exit handler."""
+    for fam in sorted({f for f in m.fam.values() if f is not None}):
+        rules_of(fam).before_helper(m)          # what it would read from the database later
+    try:
+        meet = _Meet(len(paths))
+        r, w = os.pipe()
+    except (OSError, ImportError):
+        return None
+    try:
+        with warnings.catch_warnings():
+            # Python 3.12 warns on forking a process with threads (DuckDB's): the helper
+            # touches neither the database nor any lock but the one in `_Meet`
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pid = os.fork()
+    except OSError:
+        os.close(r)
+        os.close(w)
+        return None
+    if pid == 0:                                    # the helper
+        code = 1
+        try:
+            os.close(r)
+            # the database is not the helper's to touch (the parent's connection, forked):
+            # should evaluation reach for it, the helper fails and the parent does its files
+            m.con = None
+            parts = []                              # (first index, rows, imports rows, reads)
+            while (i := meet.take(front=False)) is not None:
+                parts.append((i, *_evaluate(m, res, e, spans, imports_of, (paths[i],), None)))
+            data = pickle.dumps(parts[::-1], protocol=pickle.HIGHEST_PROTOCOL)
+            with os.fdopen(w, "wb") as fh:
+                fh.write(data)
+            code = 0
+        except BaseException:       # noqa: BLE001 (the main process evaluates these files itself)
+            pass
+        finally:
+            os._exit(code)
+    os.close(w)
+    mine = []
+
+    def claimed():                                  # this process's files, taken as evaluated
+        while (i := meet.take(front=True, helper=pid)) is not None:
+            mine.append(i)
+            yield paths[i]
+    try:
+        out, imp_rows, reads = _evaluate(m, res, e, spans, imports_of, claimed(), tick)
+        res.memo.clear()                            # before the helper's rows arrive
+    except BaseException:                           # (an interrupt): the helper ends too
+        os.close(r)
+        try:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        except (ChildProcessError, ProcessLookupError):
+            pass
+        raise
+    parts = _helper_parts(pid, r)
+    if parts is None:               # the helper failed: its files evaluated here, as without it
+        warnings.warn("the resolution helper process failed; its files are evaluated in this one")
+        parts = [(len(mine), *_evaluate(m, res, e, spans, imports_of, paths[len(mine):], tick))]
+    elif tick is not None:
+        tick(sum(rows.n for _, rows, _, _ in parts))
+    for _, rows, imps, rd in parts:
+        out.extend(rows)
+        imp_rows.extend(imps)
+        reads.update(rd)
+    return out, imp_rows, reads
+
+
+class _Meet:
+    """Indexes 0..n-1 handed out from both ends, one at a time, until the ends meet: two
+    processes (this one and a forked helper) share the counters in shared memory."""
+
+    def __init__(self, n: int):
+        import mmap
+        import multiprocessing
+        self.buf = mmap.mmap(-1, 16)                # anonymous and shared with forked processes
+        struct.pack_into("qq", self.buf, 0, 0, n)
+        self.lock = multiprocessing.get_context("fork").Lock()
+
+    def take(self, front: bool, helper: int | None = None) -> int | None:
+        """The next index from the front (or the back), None when none is left - or, for
+        the process that started `helper`, when the helper is gone while holding the lock."""
+        while not self.lock.acquire(timeout=1.0):
+            if helper is not None and os.waitpid(helper, os.WNOHANG)[0] != 0:
+                return None
+        try:
+            a, b = struct.unpack_from("qq", self.buf, 0)
+            if a >= b:
+                return None
+            if front:
+                struct.pack_into("q", self.buf, 0, a + 1)
+                return a
+            struct.pack_into("q", self.buf, 8, b - 1)
+            return b - 1
+        finally:
+            self.lock.release()
+
+
+def _helper_parts(pid: int, r: int):
+    """What the helper sent (its files' results in path order), or None if it failed."""
+    try:
+        with os.fdopen(r, "rb") as fh:
+            data = fh.read()
+    finally:
+        try:
+            status = os.waitpid(pid, 0)[1]
+        except ChildProcessError:       # reaped already: `_Meet.take` saw it end
+            status = None
+    if not data or status is None or not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
+        return None
+    return pickle.loads(data)
 
 
 def _resolve_edge(m: Model, res: Resolver, src, kind: str, dst_name: str, line, imp_edge: dict):

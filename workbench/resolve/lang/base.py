@@ -59,6 +59,9 @@ class Language:
     base_class_is_constructor: bool = True
     #: an unbound bare name is an error at run time, never a guess by name (Python)
     unbound_names_raise: bool = False
+    #: `special_param` answers only for names in the function's parameter list (Python's
+    #: `self`; not a Go receiver), so other names need not ask it
+    special_params_listed: bool = False
     #: a bare name may call a method of any class (Java's implicit `this`)
     bare_names_reach_methods: bool = False
     #: files of one directory form one package (Java, Go): a change reaches its mates
@@ -86,6 +89,11 @@ class Language:
         `Model.refresh`); `old_ext` holds the indexes as they were, `m.ext` starts empty.
         By default `prepare` again."""
         self.prepare(m)
+
+    def before_helper(self, m) -> None:
+        """Load now what evaluation would otherwise read from the database when it first
+        needs it: a forked helper process evaluates without the database
+        (`passes._evaluate_in_two`)."""
 
     def prepare_bases(self, m) -> None:
         """Adjust the written bases once `inherits` / `implements` rows are loaded."""

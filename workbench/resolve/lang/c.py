@@ -128,6 +128,10 @@ class C(Language):
             return frozenset({(BUILTIN, name)}), "builtin"
         return None
 
+    def before_helper(self, m) -> None:
+        if m.ext.get("c.globals") is None:
+            m.ext["c.globals"] = _Globals(m)
+
     def linked(self, m, scope: int, name: str):
         """A function, macro or type of another C/C++ file, by its (linker-global) name, when the
         caller's file includes a header that declares or defines it: the one definition

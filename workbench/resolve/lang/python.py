@@ -174,6 +174,7 @@ class Python(Language):
     explicit_self = True
     base_class_is_constructor = False
     unbound_names_raise = True
+    special_params_listed = True
 
     # ---------------------------------------------------------------- the model
     def prepare(self, m) -> None:

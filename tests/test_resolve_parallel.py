@@ -1,0 +1,139 @@
+"""A full resolution evaluates the later files' edges in a forked helper process: the
+database must come out the same as when one process evaluates everything, and a helper
+that fails leaves the work to the main process, with the same result."""
+from __future__ import annotations
+
+import os
+import shutil
+import warnings
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from drift import EDGES, IMPORTS, copy_stdlib, rows
+from workbench.indexer import index
+from workbench.resolve import passes
+
+DEPS = "SELECT path, files, names, provides FROM resolve_deps"
+CANDIDATES = ("SELECT e.path, e.line, e.dst_name, c.qualname, s.qualname FROM call_candidates c "
+              "JOIN edges e USING (edge_id) LEFT JOIN symbols s ON s.symbol_id = c.symbol_id")
+
+
+@pytest.fixture(scope="module")
+def unresolved(tmp_path_factory):
+    """A database of part of the standard library, indexed without resolution."""
+    tmp = tmp_path_factory.mktemp("parallel")
+    root = copy_stdlib(tmp / "corpus", ("json", "email", "logging", "argparse.py", "shutil.py"))
+    db = str(tmp / "unresolved.duckdb")
+    index(str(root), db, progress=False, resolve=False, jobs=1)
+    return db
+
+
+def _resolved(src: str, dst: str, processes: int) -> dict:
+    shutil.copy(src, dst)
+    con = duckdb.connect(dst)
+    try:
+        con.execute("BEGIN")
+        stats = passes.resolve_edges(con, None, processes=processes)
+        con.execute("COMMIT")
+    finally:
+        con.close()
+    return {"stats": stats, **{name: rows(dst, sql) for name, sql in
+                               (("edges", EDGES), ("imports", IMPORTS), ("deps", DEPS),
+                                ("candidates", CANDIDATES))}}
+
+
+def _spy_helpers(monkeypatch) -> list:
+    """Records, for every evaluation in two processes, whether it ran."""
+    started = []
+    in_two = passes._evaluate_in_two
+
+    def spy(*args):
+        got = in_two(*args)
+        started.append(got is not None)
+        return got
+    monkeypatch.setattr(passes, "_evaluate_in_two", spy)
+    return started
+
+
+def test_helper_process_gives_the_same_rows(unresolved, tmp_path, monkeypatch):
+    one = _resolved(unresolved, str(tmp_path / "one.duckdb"), processes=1)
+    monkeypatch.setattr(passes, "PARALLEL_MIN_EDGES", 0)
+    started = _spy_helpers(monkeypatch)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        two = _resolved(unresolved, str(tmp_path / "two.duckdb"), processes=2)
+    assert started == [True]
+    # the helper did its files (it never needed the database): no fallback here
+    assert not [w for w in seen if "helper process failed" in str(w.message)]
+    assert one["stats"].edges == two["stats"].edges > 1000
+    assert one["stats"].by_resolution == two["stats"].by_resolution
+    assert one["stats"].updated == two["stats"].updated
+    for name in ("edges", "imports", "deps", "candidates"):
+        assert one[name] == two[name], name
+    assert len(one["deps"]) > 30 and len(one["candidates"]) > 0
+
+
+@pytest.mark.parametrize("repo", ["cnative", "goservice", "javaservice", "rustlib", "tsapp", "pyshop"])
+def test_helper_needs_no_database_in_any_language(repo, tmp_path, monkeypatch):
+    """The helper evaluates without the database (`Language.before_helper` loads what a
+    language would read from it later): in every language the rows are those of one
+    process, and the helper never falls back."""
+    root = Path(__file__).resolve().parent.parent / "sample_repos" / repo
+    db = str(tmp_path / "unresolved.duckdb")
+    index(str(root), db, progress=False, resolve=False, jobs=1)
+    one = _resolved(db, str(tmp_path / "one.duckdb"), processes=1)
+    monkeypatch.setattr(passes, "PARALLEL_MIN_EDGES", 0)
+    started = _spy_helpers(monkeypatch)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        two = _resolved(db, str(tmp_path / "two.duckdb"), processes=2)
+    assert started == [True]
+    assert not [w for w in seen if "helper process failed" in str(w.message)]
+    for name in ("edges", "imports", "deps", "candidates"):
+        assert one[name] == two[name], name
+
+
+def test_failed_helper_leaves_its_files_to_the_main_process(unresolved, tmp_path, monkeypatch):
+    one = _resolved(unresolved, str(tmp_path / "one.duckdb"), processes=1)
+    monkeypatch.setattr(passes, "PARALLEL_MIN_EDGES", 0)
+    started = _spy_helpers(monkeypatch)
+    main_pid = os.getpid()
+    evaluate = passes._evaluate
+
+    def failing_in_helper(*args):
+        if os.getpid() != main_pid:
+            raise RuntimeError("helper fails")
+        return evaluate(*args)
+    monkeypatch.setattr(passes, "_evaluate", failing_in_helper)
+    with pytest.warns(UserWarning, match="helper process failed"):
+        two = _resolved(unresolved, str(tmp_path / "two.duckdb"), processes=2)
+    assert started == [True]
+    for name in ("edges", "imports", "deps", "candidates"):
+        assert one[name] == two[name], name
+
+
+def test_small_and_incremental_runs_stay_in_one_process(unresolved, tmp_path, monkeypatch):
+    started = _spy_helpers(monkeypatch)
+    db = str(tmp_path / "small.duckdb")
+    _resolved(unresolved, db, processes=2)          # fewer edges than the minimum
+    assert started == []
+    monkeypatch.setattr(passes, "PARALLEL_MIN_EDGES", 0)
+    con = duckdb.connect(db)
+    try:
+        con.execute("BEGIN")
+        stats = passes.resolve_edges(con, ["json/decoder.py"], processes=2)
+        con.execute("COMMIT")
+    finally:
+        con.close()
+    assert not stats.full and stats.edges > 0
+    assert started == []
+
+
+def test_both_ends_meet_once():
+    meet = passes._Meet(7)
+    got = [meet.take(front=i % 3 != 0) for i in range(10)]
+    assert sorted(i for i in got if i is not None) == list(range(7))
+    assert got[7:] == [None] * 3
+    assert got[:3] == [6, 0, 1]             # the back, then the front
