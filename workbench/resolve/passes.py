@@ -37,7 +37,7 @@ from .kinds import CLASS_KINDS
 from . import deps, kept
 from .lang import rules_of
 from .model import Model
-from .values import BOUND, BUILTIN, EXT, INST, MODULE, SYM, ordered, rank_of
+from .values import BOUND, BUILTIN, EXT, INST, MODULE, SYM, clear_order_keys, ordered, rank_of
 
 RESOLVER_VERSION = resolver_version()      # a database resolved by other code is resolved again in full
 RESOLUTIONS = ("local", "self", "super", "import", "alias", "reexport", "inferred",
@@ -199,9 +199,12 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
     res = Resolver(model)
     rows, imp_rows, reads = _resolve_set(con, model, res, scope_paths, progress)
     # evaluation is done: let its memo and the bindings go before the writes need memory
+    # (and its caches: what outlives evaluation keeps the allocator's arenas it sits in)
     del res
     if full:        # a kept model loads them again per file, as later runs reach them
         clear_caches()
+        clear_order_keys()
+        model.fallback_cache = {}       # a refresh starts it afresh anyway
         model.release_bindings()
     stats.files = len(reads)
     stats.edges = rows.n
@@ -216,7 +219,7 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
             before = None
         _write_candidates(con, list(rows.edge_ids), sorted(changed_paths), before)
     del rows
-    deps.write(con, model, reads, full)
+    deps.write(con, model, dict(reads.items()), full)
     token = kept.new_token()
     store.set_meta(con, resolver_version=RESOLVER_VERSION, resolve_token=token)
     kept.put(token, model)
@@ -235,66 +238,140 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
 
 class _Rows:
     """The evaluated edges: how many, the resolutions counted, all their ids, and the
-    rows whose result differs from what the table holds, column by column (the only
-    rows written back; a tuple per edge would hold ~80 MB on the standard library)."""
+    rows whose result differs from what the table holds (the only rows written back).
 
-    __slots__ = ("n", "by_resolution", "edge_ids", "ids", "dst_id", "dst_qualname", "resolution",
-                 "candidates")
+    The rows outlive evaluation, so they are kept out of Python objects: edge ids as
+    machine integers (`array`), the changed rows as Arrow tables of `_WRITE_BATCH` rows
+    each (a tuple per edge would hold ~80 MB on the standard library). Small objects
+    made during evaluation and kept past it (strings of external names, candidate
+    lists, ids) would sit among the bindings and the memo and keep the allocator's
+    arenas they leave empty from being handed back (~100 MB on the standard library)."""
+
+    __slots__ = ("n", "by_resolution", "edge_ids", "tables", "_ids", "_cols")
 
     def __init__(self):
         self.n = 0
         self.by_resolution: dict[str, int] = {}
         self.edge_ids = array("q")
-        self.ids, self.dst_id, self.dst_qualname, self.resolution, self.candidates = [], [], [], [], []
+        self.tables: list[pa.Table] = []    # the changed rows: edge_id, dst_id, dst_qualname, ...
+        self._ids = array("q")
+        self._cols: tuple[list, list, list, list] = ([], [], [], [])
 
     def add(self, eid, old_id, old_q, old_res, old_c, dst_id, dst_q, how, cands) -> None:
         self.n += 1
         self.by_resolution[how] = self.by_resolution.get(how, 0) + 1
         self.edge_ids.append(eid)
         if (dst_id, dst_q, how, cands and list(cands) or None) != (old_id, old_q, old_res, old_c):
-            self.ids.append(eid)
-            self.dst_id.append(dst_id)
-            self.dst_qualname.append(dst_q)
-            self.resolution.append(how)
-            self.candidates.append(cands)
+            self._ids.append(eid)
+            c = self._cols
+            c[0].append(dst_id)
+            c[1].append(dst_q)
+            c[2].append(how)
+            c[3].append(cands)
+            if len(self._ids) >= _WRITE_BATCH:
+                self.flush()
+
+    def flush(self) -> None:
+        """The pending changed rows into an Arrow table."""
+        if not self._ids:
+            return
+        import numpy as np
+        dst_id, dst_q, how, cands = self._cols
+        self.tables.append(pa.table({
+            "edge_id": store.arrow_array(np.array(self._ids, dtype=np.int64), pa.int64()),
+            "dst_id": store.arrow_array(dst_id, pa.int64()),
+            "dst_qualname": store.arrow_array(dst_q, pa.string()),
+            "resolution": store.arrow_array(how, pa.string()),
+            "candidates": store.arrow_array(cands, pa.list_(pa.string())),
+        }))
+        self._ids = array("q")
+        self._cols = ([], [], [], [])
+
+
+class _Reads:
+    """What each file's evaluation read (`memo.Memo.end_unit`: file bits and name tokens),
+    packed into one buffer as evaluation goes: the tokens are strings made during
+    evaluation, and kept as such they would hold on to the memory the memo lets go (see
+    `_Rows`). `items` gives them back as (bits, set of tokens)."""
+
+    __slots__ = ("paths", "_buf", "_ends")
+
+    def __init__(self):
+        self.paths: list[str] = []
+        self._buf = bytearray()
+        self._ends = array("q")         # per file: end of its bits, end of its tokens
+
+    def add(self, path: str, bits: int, names) -> None:
+        self.paths.append(path)
+        self._buf += bits.to_bytes((bits.bit_length() + 8) // 8, "little", signed=True)
+        self._ends.append(len(self._buf))
+        self._buf += "\0".join(names).encode("utf-8", "surrogatepass")
+        self._ends.append(len(self._buf))
+
+    def __len__(self) -> int:
+        return len(self.paths)
+
+    def items(self):
+        buf, ends, start = self._buf, self._ends, 0
+        for k, path in enumerate(self.paths):
+            mid, end = ends[2 * k], ends[2 * k + 1]
+            bits = int.from_bytes(buf[start:mid], "little", signed=True)
+            text = buf[mid:end].decode("utf-8", "surrogatepass")
+            yield path, (bits, set(text.split("\0")) if text else set())
+            start = end
 
 
 def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None, progress: bool = False):
     """Evaluate the edges and imports rows of `scope_paths` (None: every file), one file
     at a time (a unit of evaluation, see `memo`): its imports rows first (matched to its
     `imports` edges by line and text), then its edges in order. Returns the new edge
-    rows (`_Rows`: the changed ones), the imports rows, and what each file's evaluation
-    read."""
-    sql = """SELECT edge_id, src_id, kind, dst_name, path, line, dst_id, dst_qualname, resolution,
-                    candidates FROM edges WHERE kind IN ('calls', 'imports', 'inherits', 'implements')"""
-    # kept as Arrow, each file's rows made Python objects in turn (all at once: ~150 MB)
+    rows (`_Rows`: the changed ones), the imports rows whose resolved path changed (row
+    ids, paths), and what each file's evaluation read (`_Reads`)."""
+    where = "WHERE kind IN ('calls', 'imports', 'inherits', 'implements')"
+    prm: dict | None = None
     if scope_paths is None:
-        e = con.sql(sql + " ORDER BY path, edge_id").to_arrow_table()
         paths = sorted(m.paths)
     else:
-        e = con.sql(sql + " AND path IN (SELECT unnest(?::VARCHAR[])) ORDER BY path, edge_id",
-                    params=[sorted(scope_paths)]).to_arrow_table()
+        where += " AND path IN (SELECT unnest($p::VARCHAR[]))"
+        prm = {"p": sorted(scope_paths)}
         paths = sorted(scope_paths & m.paths)
-    if scope_paths is None:
-        release_unused_memory()     # what DuckDB's sort for the query freed (~100 MB)
+    # each file's rows, sorted, are one span of its part's; a part (files in path order,
+    # about `_EDGE_PART` rows) is read when evaluation reaches it, kept as Arrow and made
+    # Python objects a file at a time (all edges at once as Arrow: ~40 MB, as objects ~150 MB)
+    counts = con.sql(f"SELECT path, count(*) FROM edges {where} GROUP BY path ORDER BY path",
+                     params=prm).fetchall()
+    spans: dict[str, tuple[int, int, int]] = {}     # path -> part, start, end
+    parts: list[tuple[str, str]] = []               # first and last path of each part
+    start = 0
+    for p, n in counts:
+        if not parts or start + n > _EDGE_PART and start:
+            parts.append((p, p))
+            start = 0
+        parts[-1] = (parts[-1][0], p)
+        spans[p] = (len(parts) - 1, start, start + n)
+        start += n
+    cols = "edge_id, src_id, kind, dst_name, line, dst_id, dst_qualname, resolution, candidates"
+    loaded: list = [None, None]                     # the part read last, its rows
+
+    def part_rows(k: int):
+        if loaded[0] != k:
+            loaded[:] = [None, None]
+            lo, hi = parts[k]
+            loaded[:] = [k, con.sql(f"""SELECT {cols} FROM edges {where} AND path BETWEEN $lo AND $hi
+                                        ORDER BY path, edge_id""",
+                                    params={**(prm or {}), "lo": lo, "hi": hi}
+                                    ).to_arrow_table()]
+            release_unused_memory()     # what DuckDB's sort for the query freed
+        return loaded[1]
+
     imports_of: dict[str, list[dict]] = defaultdict(list)
     for row in m.imports:
         if scope_paths is None or row["path"] in scope_paths:
             imports_of[row["path"]].append(row)
-    spans: dict[str, tuple[int, int]] = {}
-    start, epaths = 0, None
-    for batch in e.column("path").chunks:
-        epaths = batch.to_pylist()
-        for i in range(len(epaths)):
-            p = epaths[i]
-            got = spans.get(p)
-            spans[p] = (start + i, start + i + 1) if got is None else (got[0], start + i + 1)
-        start += len(epaths)
-    del epaths
-    out, imp_rows, reads = _Rows(), [], {}
+    out, imp_rows, reads = _Rows(), (array("q"), []), _Reads()
     add = out.add
     bar = None
-    total = e.num_rows
+    total = sum(n for _, n in counts)
     if progress and total > PROGRESS_MIN_EDGES:
         from tqdm.auto import tqdm
         bar = tqdm(total=total, desc="resolving", unit="edge", unit_scale=True, leave=False)
@@ -305,19 +382,23 @@ def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None, pro
         imp_edge: dict[tuple, tuple] = {}
         for row in imports_of.get(path, ()):
             vals, how, rpath = resolve_import(res, row)
-            imp_rows.append((row["rid"], rpath, row["resolved_path"]))
+            if rpath != row["resolved_path"]:      # the rows to write back: row id, new path
+                imp_rows[0].append(row["rid"])
+                imp_rows[1].append(rpath)
             imp_edge[(row["line"], _import_target_text(row["module"], row["name"]))] = (vals, how)
-        a, b = spans.get(path, (0, 0))
+        k, a, b = spans.get(path, (0, 0, 0))
         if b > a:
-            part = e.slice(a, b - a)
+            part = part_rows(k).slice(a, b - a)
             for eid, src, kind, dst_name, line, old_id, old_q, old_res, old_c in zip(
                     *(part.column(n).to_pylist() for n in names)):
                 add(eid, old_id, old_q, old_res, old_c, *_resolve_edge(m, res, src, kind, dst_name, line, imp_edge))
-        reads[path] = res.memo.end_unit()
+        reads.add(path, *res.memo.end_unit())
         if bar is not None:
             bar.update(b - a)
     if bar is not None:
         bar.close()
+    loaded.clear()
+    out.flush()
     return out, imp_rows, reads
 
 
@@ -439,31 +520,28 @@ def _write_candidates(con, edge_ids: list[int] | None = None, changed: list[str]
 
 
 _WRITE_BATCH = 50_000
+_EDGE_PART = 60_000             # edges read from the table at a time (`_resolve_set`)
 
 
-def _write_back(con, rows: _Rows, imp_rows: list) -> int:
+def _write_back(con, rows: _Rows, imp_rows: tuple[array, list]) -> int:
+    """Write the changed edge rows (`_Rows.tables`, a smaller join each) and the imports
+    rows whose resolved path changed (row ids, paths); returns how many rows."""
     n = 0
-    for a in range(0, len(rows.ids), _WRITE_BATCH):   # in slices: a smaller join each
-        b = a + _WRITE_BATCH
-        tbl = pa.table({
-            "edge_id": store.arrow_array(rows.ids[a:b], pa.int64()),
-            "dst_id": store.arrow_array(rows.dst_id[a:b], pa.int64()),
-            "dst_qualname": store.arrow_array(rows.dst_qualname[a:b], pa.string()),
-            "resolution": store.arrow_array(rows.resolution[a:b], pa.string()),
-            "candidates": store.arrow_array(rows.candidates[a:b], pa.list_(pa.string())),
-        })
+    while rows.tables:
+        tbl = rows.tables.pop(0)
         store.run_over(con, tbl, """UPDATE edges SET dst_id = t.dst_id, dst_qualname = t.dst_qualname,
                                         resolution = t.resolution, candidates = t.candidates
                                     FROM _wb_rows t WHERE edges.edge_id = t.edge_id""")
         n += tbl.num_rows
         del tbl
-    imp_changed = [r for r in imp_rows if r[1] != r[2]]
-    if imp_changed:
-        tbl = pa.table({"rid": store.arrow_array([r[0] for r in imp_changed], pa.int64()),
-                        "resolved_path": store.arrow_array([r[1] for r in imp_changed], pa.string())})
+    rids, rpaths = imp_rows
+    if rids:
+        import numpy as np
+        tbl = pa.table({"rid": store.arrow_array(np.array(rids, dtype=np.int64), pa.int64()),
+                        "resolved_path": store.arrow_array(rpaths, pa.string())})
         store.run_over(con, tbl, """UPDATE imports SET resolved_path = t.resolved_path
                                     FROM _wb_rows t WHERE imports.rowid = t.rid""")
-        n += len(imp_changed)
+        n += len(rids)
     return n
 
 

@@ -81,6 +81,11 @@ def set_rank(rank: dict[int, int]) -> None:
     _KEYS.clear()
 
 
+def clear_order_keys() -> None:
+    """Forget the sort keys `ordered` computed (a full run, its evaluation over)."""
+    _KEYS.clear()
+
+
 def _value_key(v) -> str:
     got = _KEYS.get(v)
     if got is not None:
