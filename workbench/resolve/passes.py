@@ -242,14 +242,16 @@ class _Rows:
 
     The rows outlive evaluation, so they are kept out of Python objects: edge ids as
     machine integers (`array`), the changed rows as Arrow tables of `_WRITE_BATCH` rows
-    each (a tuple per edge would hold ~80 MB on the standard library). Small objects
-    made during evaluation and kept past it (strings of external names, candidate
-    lists, ids) would sit among the bindings and the memo and keep the allocator's
-    arenas they leave empty from being handed back (~100 MB on the standard library)."""
+    each (a tuple per edge would hold ~80 MB on the standard library; as Python lists
+    ~40 MB), a target's own qualname left out (`_write_back` joins it back). Small
+    objects made during evaluation and kept past it (strings of external names,
+    candidate lists, ids) would also sit among the bindings and the memo and keep the
+    allocator's arenas those leave empty from being handed back."""
 
-    __slots__ = ("n", "by_resolution", "edge_ids", "tables", "_ids", "_cols")
+    __slots__ = ("n", "by_resolution", "edge_ids", "tables", "_ids", "_cols", "_qual")
 
-    def __init__(self):
+    def __init__(self, qual: dict | None = None):
+        self._qual = qual if qual is not None else {}    # symbol id -> qualname (`Model.qual`)
         self.n = 0
         self.by_resolution: dict[str, int] = {}
         self.edge_ids = array("q")
@@ -265,14 +267,16 @@ class _Rows:
             self._ids.append(eid)
             c = self._cols
             c[0].append(dst_id)
-            c[1].append(dst_q)
+            # a symbol's own qualname is left to the write's join with `symbols` (`_write_back`)
+            c[1].append(None if dst_id is not None and dst_q is self._qual.get(dst_id) else dst_q)
             c[2].append(how)
             c[3].append(cands)
             if len(self._ids) >= _WRITE_BATCH:
                 self.flush()
 
     def flush(self) -> None:
-        """The pending changed rows into an Arrow table."""
+        """The pending changed rows into an Arrow table: the qualname only where it is not
+        that of `dst_id`, the resolution dictionary-encoded."""
         if not self._ids:
             return
         import numpy as np
@@ -281,7 +285,7 @@ class _Rows:
             "edge_id": store.arrow_array(np.array(self._ids, dtype=np.int64), pa.int64()),
             "dst_id": store.arrow_array(dst_id, pa.int64()),
             "dst_qualname": store.arrow_array(dst_q, pa.string()),
-            "resolution": store.arrow_array(how, pa.string()),
+            "resolution": store.arrow_array(how, pa.string()).dictionary_encode(),   # a dozen texts
             "candidates": store.arrow_array(cands, pa.list_(pa.string())),
         }))
         self._ids = array("q")
@@ -368,7 +372,7 @@ def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None, pro
     for row in m.imports:
         if scope_paths is None or row["path"] in scope_paths:
             imports_of[row["path"]].append(row)
-    out, imp_rows, reads = _Rows(), (array("q"), []), _Reads()
+    out, imp_rows, reads = _Rows(m.qual), (array("q"), []), _Reads()
     add = out.add
     bar = None
     total = sum(n for _, n in counts)
@@ -520,18 +524,23 @@ def _write_candidates(con, edge_ids: list[int] | None = None, changed: list[str]
 
 
 _WRITE_BATCH = 50_000
-_EDGE_PART = 60_000             # edges read from the table at a time (`_resolve_set`)
+_EDGE_PART = 25_000             # edges read from the table at a time (`_resolve_set`)
 
 
 def _write_back(con, rows: _Rows, imp_rows: tuple[array, list]) -> int:
-    """Write the changed edge rows (`_Rows.tables`, a smaller join each) and the imports
-    rows whose resolved path changed (row ids, paths); returns how many rows."""
+    """Write the changed edge rows (`_Rows.tables`, a smaller join each; a target's
+    qualname from `symbols`) and the imports rows whose resolved path changed (row ids,
+    paths); returns how many rows."""
     n = 0
     while rows.tables:
         tbl = rows.tables.pop(0)
-        store.run_over(con, tbl, """UPDATE edges SET dst_id = t.dst_id, dst_qualname = t.dst_qualname,
-                                        resolution = t.resolution, candidates = t.candidates
-                                    FROM _wb_rows t WHERE edges.edge_id = t.edge_id""")
+        store.run_over(con, tbl, """
+            UPDATE edges SET dst_id = t.dst_id, dst_qualname = t.dst_qualname,
+                             resolution = t.resolution, candidates = t.candidates
+            FROM (SELECT w.edge_id, w.dst_id, coalesce(w.dst_qualname, s.qualname) AS dst_qualname,
+                         w.resolution, w.candidates
+                  FROM _wb_rows w LEFT JOIN symbols s ON s.symbol_id = w.dst_id) t
+            WHERE edges.edge_id = t.edge_id""")
         n += tbl.num_rows
         del tbl
     rids, rpaths = imp_rows
