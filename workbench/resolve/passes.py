@@ -3,8 +3,9 @@
 `resolve_edges(con, changed_paths)` fills `edges.dst_id`, `dst_qualname`, `resolution`
 and `candidates`, `imports.resolved_path` and `call_candidates`. Resolution works on the
 whole set at once: the needed columns are loaded into a `Model`, every edge is evaluated
-by a `Resolver`, and only changed rows are written back with one `UPDATE ... FROM` over an
-Arrow table.
+by a `Resolver` (the edges read from the table a part at a time, in path order), and only
+changed rows are written back, kept as Arrow tables meanwhile, with an `UPDATE ... FROM`
+per table.
 
 Incremental runs (`changed_paths` given) re-resolve the edges of the changed files, the
 edges that pointed into them (their `dst_id` no longer exists and no single symbol has
@@ -285,11 +286,21 @@ class _Rows:
             "edge_id": store.arrow_array(np.array(self._ids, dtype=np.int64), pa.int64()),
             "dst_id": store.arrow_array(dst_id, pa.int64()),
             "dst_qualname": store.arrow_array(dst_q, pa.string()),
-            "resolution": store.arrow_array(how, pa.string()).dictionary_encode(),   # a dozen texts
+            "resolution": _dictionary(how),
             "candidates": store.arrow_array(cands, pa.list_(pa.string())),
         }))
         self._ids = array("q")
         self._cols = ([], [], [], [])
+
+
+def _dictionary(texts: list[str]) -> pa.DictionaryArray:
+    """`texts` (a dozen distinct ones) dictionary-encoded, without `pyarrow.compute`
+    (`Array.dictionary_encode` imports it: slow to import for a small run)."""
+    import numpy as np
+    codes: dict[str, int] = {}
+    idx = np.fromiter((codes.setdefault(t, len(codes)) for t in texts), dtype=np.int32, count=len(texts))
+    return pa.DictionaryArray.from_arrays(store.arrow_array(idx, pa.int32()),
+                                          store.arrow_array(list(codes), pa.string()))
 
 
 class _Reads:
