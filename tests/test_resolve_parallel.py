@@ -137,3 +137,47 @@ def test_both_ends_meet_once():
     assert sorted(i for i in got if i is not None) == list(range(7))
     assert got[7:] == [None] * 3
     assert got[:3] == [6, 0, 1]             # the back, then the front
+
+
+def test_helper_rows_in_small_batches_and_tiny_parts(unresolved, tmp_path, monkeypatch):
+    """The helper's changed rows travel as several Arrow tables (`_Rows` pickled without the
+    model's qualnames, which the write joins back), and evaluating in two processes reads
+    every edge in one part before the fork whatever `_EDGE_PART` says."""
+    one = _resolved(unresolved, str(tmp_path / "one.duckdb"), processes=1)
+    monkeypatch.setattr(passes, "PARALLEL_MIN_EDGES", 0)
+    monkeypatch.setattr(passes, "_WRITE_BATCH", 97)
+    monkeypatch.setattr(passes, "_EDGE_PART", 41)
+    started = _spy_helpers(monkeypatch)
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        two = _resolved(unresolved, str(tmp_path / "two.duckdb"), processes=2)
+    assert started == [True]
+    assert not [w for w in seen if "helper process failed" in str(w.message)]
+    assert one["stats"].updated == two["stats"].updated > 97 * 3
+    for name in ("edges", "imports", "deps", "candidates"):
+        assert one[name] == two[name], name
+
+
+def test_rows_and_reads_join_after_a_round_trip(monkeypatch):
+    import pickle
+    monkeypatch.setattr(passes, "_WRITE_BATCH", 2)
+    qual = {1: "pkg.a", 2: "pkg.b"}
+    front, back = passes._Rows(qual), passes._Rows(qual)
+    front.add(10, None, None, "unresolved", None, 1, qual[1], "local", None)
+    front.add(11, 1, "pkg.a", "local", None, 1, "pkg.a", "local", None)         # unchanged
+    for eid in (20, 21, 22):
+        back.add(eid, None, None, "unresolved", None, 2, qual[2], "import", ["pkg.b", "pkg.c"])
+    back = pickle.loads(pickle.dumps(back))
+    front.extend(back)
+    assert (front.n, list(front.edge_ids)) == (5, [10, 11, 20, 21, 22])
+    assert front.by_resolution == {"local": 2, "import": 3}
+    got = [r for t in front.tables for r in t.to_pylist()]
+    assert [r["edge_id"] for r in got] == [10, 20, 21, 22]
+    assert {r["dst_qualname"] for r in got} == {None}       # the write joins them back
+    assert got[1]["candidates"] == ["pkg.b", "pkg.c"] and got[1]["resolution"] == "import"
+    a, b = passes._Reads(), passes._Reads()
+    a.add("a.py", 5, {"x", "y"})
+    b.add("b.py", -3, set())
+    b.add("c.py", 1 << 70, {"z"})
+    a.extend(pickle.loads(pickle.dumps(b)))
+    assert dict(a.items()) == {"a.py": (5, {"x", "y"}), "b.py": (-3, set()), "c.py": (1 << 70, {"z"})}

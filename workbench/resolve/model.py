@@ -77,6 +77,10 @@ class Model:
         self._path_spans: dict[str, tuple[int, int]] | None = None
         self._derive()
         self.fallback_cache: dict[tuple, tuple] = {}   # (family, name|attr, name) -> guess by name
+        if bulk_bindings:
+            # a full run asks for it anyway: built now, next to the other indexes, it does not
+            # sit among the bindings and the memo, whose memory is let go after evaluation
+            self.by_qual
         self._init_bindings(bulk_bindings)
 
     def _families(self, langs: list) -> list:
@@ -166,10 +170,11 @@ class Model:
     def _init_bindings(self, bulk_bindings: bool) -> None:
         # bindings: by scope, loaded per file on demand (or all at once)
         self._bind_loaded = False
-        self.binds: dict[int, dict[str, list[tuple]]] = defaultdict(dict)   # scope -> name -> rows
+        # scope -> name -> rows (a 1-tuple or a list: `_put`)
+        self.binds: dict[int, dict[str, tuple | list[tuple]]] = defaultdict(dict)
         self.returns: dict[int, list[tuple]] = defaultdict(list)            # scope -> rows
         self.yields: dict[int, list[tuple]] = defaultdict(list)
-        self.elements: dict[int, dict[str, list[tuple]]] = defaultdict(dict)
+        self.elements: dict[int, dict[str, tuple | list[tuple]]] = defaultdict(dict)
         self.attr_binds: dict[int, list[tuple]] = defaultdict(list)         # scope -> (target, row)
         self.exports: dict[int, dict[str, list[tuple]]] = defaultdict(dict)  # module -> name -> rows
         self.receivers: dict[tuple, list[str]] = {}     # (scope, line, method) -> receiver texts
@@ -513,6 +518,9 @@ class Model:
         tbl = self.con.sql(f"""SELECT src_id, kind, name, value, value_type, value_id, line,
                                       {self._CALLEE_KEY} AS callee_key
                                FROM bindings ORDER BY path, line, rowid""").to_arrow_table()
+        # the pages DuckDB's sort freed (~100 MB on the standard library), before the rows
+        # become Python objects next to the Arrow copy
+        release_unused_memory()
         self._bind_loaded = True
         self.args_by_callee = defaultdict(list)
         # batch by batch: Python lists of every column at once would double the peak memory
@@ -520,6 +528,8 @@ class Model:
             self._add_rows(*(batch.column(i).to_pylist() for i in range(batch.num_columns)))
             del batch
         del tbl
+        # every row is in: the texts' index (~7 MB on the standard library) has done its job
+        self._strings, self._ints = {}, {}
         release_unused_memory()         # the Arrow copy, before evaluation fills the memo
 
     _BATCH = 50_000
@@ -563,13 +573,13 @@ class Model:
                             key2 = "default"
                         self.exports[scope].setdefault(key2, []).append(row)
                     continue
-                binds[scope].setdefault(name, []).append(row)
+                _put(binds[scope], name, row)
             elif kind == "unpack":
                 if name:
-                    binds[scope].setdefault(name.rpartition("#")[0], []).append(row)
+                    _put(binds[scope], name.rpartition("#")[0], row)
             elif kind == "element":
                 if name:
-                    elements[scope].setdefault(name, []).append(row)
+                    _put(elements[scope], name, row)
             elif kind == "return":
                 returns[scope].append(row)
             elif kind == "yield":
@@ -694,6 +704,19 @@ class Model:
             return self.args_by_callee.get(callee_name, [])
         idx = bulk.key_rows(callee_name)
         return self._arg_tuples(bulk.rows([idx]), 0, len(idx)) if len(idx) else []
+
+
+def _put(rows_by_name: dict, name: str, row: tuple) -> None:
+    """Add `row` to the rows of `name`: a tuple while it is the only one, then a list (most
+    names are bound once: a 1-tuple takes half the memory of a list, ~8 MB on the standard
+    library). Readers only iterate over them."""
+    got = rows_by_name.get(name)
+    if got is None:
+        rows_by_name[name] = (row,)
+    elif got.__class__ is tuple:
+        rows_by_name[name] = [got[0], row]
+    else:
+        got.append(row)
 
 
 def _np_ints(arr):

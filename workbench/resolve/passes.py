@@ -3,8 +3,9 @@
 `resolve_edges(con, changed_paths)` fills `edges.dst_id`, `dst_qualname`, `resolution`
 and `candidates`, `imports.resolved_path` and `call_candidates`. Resolution works on the
 whole set at once: the needed columns are loaded into a `Model`, every edge is evaluated
-by a `Resolver`, and only changed rows are written back with one `UPDATE ... FROM` over an
-Arrow table.
+by a `Resolver` (the edges read from the table a part at a time, in path order), and only
+changed rows are written back, kept as Arrow tables meanwhile, with an `UPDATE ... FROM`
+per table.
 
 Incremental runs (`changed_paths` given) re-resolve the edges of the changed files, the
 edges that pointed into them (their `dst_id` no longer exists and no single symbol has
@@ -47,7 +48,7 @@ from .kinds import CLASS_KINDS
 from . import deps, kept
 from .lang import rules_of
 from .model import Model
-from .values import BOUND, BUILTIN, EXT, INST, MODULE, SYM, ordered, rank_of
+from .values import BOUND, BUILTIN, EXT, INST, MODULE, SYM, clear_order_keys, ordered, rank_of
 
 RESOLVER_VERSION = resolver_version()      # a database resolved by other code is resolved again in full
 RESOLUTIONS = ("local", "self", "super", "import", "alias", "reexport", "inferred",
@@ -213,9 +214,12 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
     res = Resolver(model)
     rows, imp_rows, reads = _resolve_set(con, model, res, scope_paths, progress, processes)
     # evaluation is done: let its memo and the bindings go before the writes need memory
+    # (and its caches: what outlives evaluation keeps the allocator's arenas it sits in)
     del res
     if full:        # a kept model loads them again per file, as later runs reach them
         clear_caches()
+        clear_order_keys()
+        model.fallback_cache = {}       # a refresh starts it afresh anyway
         model.release_bindings()
     stats.files = len(reads)
     stats.edges = rows.n
@@ -230,7 +234,7 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
             before = None
         _write_candidates(con, list(rows.edge_ids), sorted(changed_paths), before)
     del rows
-    deps.write(con, model, reads, full)
+    deps.write(con, model, dict(reads.items()), full)
     token = kept.new_token()
     store.set_meta(con, resolver_version=RESOLVER_VERSION, resolve_token=token)
     kept.put(token, model)
@@ -249,37 +253,126 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
 
 class _Rows:
     """The evaluated edges: how many, the resolutions counted, all their ids, and the
-    rows whose result differs from what the table holds, column by column (the only
-    rows written back; a tuple per edge would hold ~80 MB on the standard library)."""
+    rows whose result differs from what the table holds (the only rows written back).
 
-    __slots__ = ("n", "by_resolution", "edge_ids", "ids", "dst_id", "dst_qualname", "resolution",
-                 "candidates")
+    The rows outlive evaluation, so they are kept out of Python objects: edge ids as
+    machine integers (`array`), the changed rows as Arrow tables of `_WRITE_BATCH` rows
+    each (a tuple per edge would hold ~80 MB on the standard library; as Python lists
+    ~40 MB), a target's own qualname left out (`_write_back` joins it back). Small
+    objects made during evaluation and kept past it (strings of external names,
+    candidate lists, ids) would also sit among the bindings and the memo and keep the
+    allocator's arenas those leave empty from being handed back."""
 
-    def __init__(self):
+    __slots__ = ("n", "by_resolution", "edge_ids", "tables", "_ids", "_cols", "_qual")
+
+    def __init__(self, qual: dict | None = None):
+        self._qual = qual if qual is not None else {}    # symbol id -> qualname (`Model.qual`)
         self.n = 0
         self.by_resolution: dict[str, int] = {}
         self.edge_ids = array("q")
-        self.ids, self.dst_id, self.dst_qualname, self.resolution, self.candidates = [], [], [], [], []
+        self.tables: list[pa.Table] = []    # the changed rows: edge_id, dst_id, dst_qualname, ...
+        self._ids = array("q")
+        self._cols: tuple[list, list, list, list] = ([], [], [], [])
 
     def add(self, eid, old_id, old_q, old_res, old_c, dst_id, dst_q, how, cands) -> None:
         self.n += 1
         self.by_resolution[how] = self.by_resolution.get(how, 0) + 1
         self.edge_ids.append(eid)
         if (dst_id, dst_q, how, cands and list(cands) or None) != (old_id, old_q, old_res, old_c):
-            self.ids.append(eid)
-            self.dst_id.append(dst_id)
-            self.dst_qualname.append(dst_q)
-            self.resolution.append(how)
-            self.candidates.append(cands)
+            self._ids.append(eid)
+            c = self._cols
+            c[0].append(dst_id)
+            # a symbol's own qualname is left to the write's join with `symbols` (`_write_back`)
+            c[1].append(None if dst_id is not None and dst_q is self._qual.get(dst_id) else dst_q)
+            c[2].append(how)
+            c[3].append(cands)
+            if len(self._ids) >= _WRITE_BATCH:
+                self.flush()
+
+    def flush(self) -> None:
+        """The pending changed rows into an Arrow table: the qualname only where it is not
+        that of `dst_id`, the resolution dictionary-encoded."""
+        if not self._ids:
+            return
+        import numpy as np
+        dst_id, dst_q, how, cands = self._cols
+        self.tables.append(pa.table({
+            "edge_id": store.arrow_array(np.array(self._ids, dtype=np.int64), pa.int64()),
+            "dst_id": store.arrow_array(dst_id, pa.int64()),
+            "dst_qualname": store.arrow_array(dst_q, pa.string()),
+            "resolution": _dictionary(how),
+            "candidates": store.arrow_array(cands, pa.list_(pa.string())),
+        }))
+        self._ids = array("q")
+        self._cols = ([], [], [], [])
 
     def extend(self, other: "_Rows") -> None:
         """`other`'s rows after these (the evaluation of later files)."""
+        self.flush()
+        other.flush()
         self.n += other.n
         for how, k in other.by_resolution.items():
             self.by_resolution[how] = self.by_resolution.get(how, 0) + k
         self.edge_ids.extend(other.edge_ids)
-        for name in ("ids", "dst_id", "dst_qualname", "resolution", "candidates"):
-            getattr(self, name).extend(getattr(other, name))
+        self.tables.extend(other.tables)
+
+    def __getstate__(self):             # sent by the helper process: without the qualnames
+        self.flush()
+        return self.n, self.by_resolution, self.edge_ids, self.tables
+
+    def __setstate__(self, state) -> None:
+        self.n, self.by_resolution, self.edge_ids, self.tables = state
+        self._qual, self._ids, self._cols = {}, array("q"), ([], [], [], [])
+
+
+def _dictionary(texts: list[str]) -> pa.DictionaryArray:
+    """`texts` (a dozen distinct ones) dictionary-encoded, without `pyarrow.compute`
+    (`Array.dictionary_encode` imports it: slow to import for a small run)."""
+    import numpy as np
+    codes: dict[str, int] = {}
+    idx = np.fromiter((codes.setdefault(t, len(codes)) for t in texts), dtype=np.int32, count=len(texts))
+    return pa.DictionaryArray.from_arrays(store.arrow_array(idx, pa.int32()),
+                                          store.arrow_array(list(codes), pa.string()))
+
+
+class _Reads:
+    """What each file's evaluation read (`memo.Memo.end_unit`: file bits and name tokens),
+    packed into one buffer as evaluation goes: the tokens are strings made during
+    evaluation, and kept as such they would hold on to the memory the memo lets go (see
+    `_Rows`). `items` gives them back as (bits, set of tokens)."""
+
+    __slots__ = ("paths", "_buf", "_ends")
+
+    def __init__(self):
+        self.paths: list[str] = []
+        self._buf = bytearray()
+        self._ends = array("q")         # per file: end of its bits, end of its tokens
+
+    def add(self, path: str, bits: int, names) -> None:
+        self.paths.append(path)
+        self._buf += bits.to_bytes((bits.bit_length() + 8) // 8, "little", signed=True)
+        self._ends.append(len(self._buf))
+        self._buf += "\0".join(names).encode("utf-8", "surrogatepass")
+        self._ends.append(len(self._buf))
+
+    def extend(self, other: "_Reads") -> None:
+        """`other`'s files after these."""
+        base = len(self._buf)
+        self.paths.extend(other.paths)
+        self._buf += other._buf
+        self._ends.extend(end + base for end in other._ends)
+
+    def __len__(self) -> int:
+        return len(self.paths)
+
+    def items(self):
+        buf, ends, start = self._buf, self._ends, 0
+        for k, path in enumerate(self.paths):
+            mid, end = ends[2 * k], ends[2 * k + 1]
+            bits = int.from_bytes(buf[start:mid], "little", signed=True)
+            text = buf[mid:end].decode("utf-8", "surrogatepass")
+            yield path, (bits, set(text.split("\0")) if text else set())
+            start = end
 
 
 def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None, progress: bool = False,
@@ -287,46 +380,67 @@ def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None, pro
     """Evaluate the edges and imports rows of `scope_paths` (None: every file), one file
     at a time (a unit of evaluation, see `memo`): its imports rows first (matched to its
     `imports` edges by line and text), then its edges in order. Returns the new edge
-    rows (`_Rows`: the changed ones), the imports rows, and what each file's evaluation
-    read."""
-    sql = """SELECT edge_id, src_id, kind, dst_name, path, line, dst_id, dst_qualname, resolution,
-                    candidates FROM edges WHERE kind IN ('calls', 'imports', 'inherits', 'implements')"""
-    # kept as Arrow, each file's rows made Python objects in turn (all at once: ~150 MB)
+    rows (`_Rows`: the changed ones), the imports rows whose resolved path changed (row
+    ids, paths), and what each file's evaluation read (`_Reads`)."""
+    where = "WHERE kind IN ('calls', 'imports', 'inherits', 'implements')"
+    prm: dict | None = None
     if scope_paths is None:
-        e = con.sql(sql + " ORDER BY path, edge_id").to_arrow_table()
         paths = sorted(m.paths)
     else:
-        e = con.sql(sql + " AND path IN (SELECT unnest(?::VARCHAR[])) ORDER BY path, edge_id",
-                    params=[sorted(scope_paths)]).to_arrow_table()
+        where += " AND path IN (SELECT unnest($p::VARCHAR[]))"
+        prm = {"p": sorted(scope_paths)}
         paths = sorted(scope_paths & m.paths)
-    if scope_paths is None:
-        release_unused_memory()     # what DuckDB's sort for the query freed (~100 MB)
+    counts = con.sql(f"SELECT path, count(*) FROM edges {where} GROUP BY path ORDER BY path",
+                     params=prm).fetchall()
+    total = sum(n for _, n in counts)
+    in_two = (scope_paths is None and processes > 1 and total >= PARALLEL_MIN_EDGES
+              and len(paths) > 1 and hasattr(os, "fork"))
+    # each file's rows, sorted, are one span of its part's; a part (files in path order,
+    # about `_EDGE_PART` rows) is read when evaluation reaches it, kept as Arrow and made
+    # Python objects a file at a time (all edges at once as Arrow: ~40 MB, as objects
+    # ~150 MB). Evaluating in two processes, all edges are one part, read before the fork
+    # (the helper does not touch the database).
+    part_max = total if in_two else _EDGE_PART
+    spans: dict[str, tuple[int, int, int]] = {}     # path -> part, start, end
+    parts: list[tuple[str, str]] = []               # first and last path of each part
+    start = 0
+    for p, n in counts:
+        if not parts or start + n > part_max and start:
+            parts.append((p, p))
+            start = 0
+        parts[-1] = (parts[-1][0], p)
+        spans[p] = (len(parts) - 1, start, start + n)
+        start += n
+    cols = "edge_id, src_id, kind, dst_name, line, dst_id, dst_qualname, resolution, candidates"
+    loaded: list = [None, None]                     # the part read last, its rows
+
+    def part_rows(k: int):
+        if loaded[0] != k:
+            loaded[:] = [None, None]
+            lo, hi = parts[k]
+            loaded[:] = [k, con.sql(f"""SELECT {cols} FROM edges {where} AND path BETWEEN $lo AND $hi
+                                        ORDER BY path, edge_id""",
+                                    params={**(prm or {}), "lo": lo, "hi": hi}
+                                    ).to_arrow_table()]
+            release_unused_memory()     # what DuckDB's sort for the query freed
+        return loaded[1]
+
     imports_of: dict[str, list[dict]] = defaultdict(list)
     for row in m.imports:
         if scope_paths is None or row["path"] in scope_paths:
             imports_of[row["path"]].append(row)
-    spans: dict[str, tuple[int, int]] = {}
-    start, epaths = 0, None
-    for batch in e.column("path").chunks:
-        epaths = batch.to_pylist()
-        for i in range(len(epaths)):
-            p = epaths[i]
-            got = spans.get(p)
-            spans[p] = (start + i, start + i + 1) if got is None else (got[0], start + i + 1)
-        start += len(epaths)
-    del epaths
     bar = None
-    total = e.num_rows
     if progress and total > PROGRESS_MIN_EDGES:
         from tqdm.auto import tqdm
         bar = tqdm(total=total, desc="resolving", unit="edge", unit_scale=True, leave=False)
     tick = bar.update if bar is not None else None
     got = None
-    if (scope_paths is None and processes > 1 and total >= PARALLEL_MIN_EDGES and len(paths) > 1
-            and hasattr(os, "fork")):
-        got = _evaluate_in_two(m, res, e, spans, imports_of, paths, tick)
+    if in_two and parts:
+        part_rows(0)
+        got = _evaluate_in_two(m, res, part_rows, spans, imports_of, paths, tick)
     if got is None:
-        got = _evaluate(m, res, e, spans, imports_of, paths, tick)
+        got = _evaluate(m, res, part_rows, spans, imports_of, paths, tick)
+    loaded.clear()
     if bar is not None:
         bar.close()
     return got
@@ -336,10 +450,11 @@ def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None, pro
 PARALLEL_MIN_EDGES = 50_000
 
 
-def _evaluate(m: Model, res: Resolver, e, spans: dict, imports_of: dict, paths, tick):
-    """Evaluate the imports rows and edges of `paths`, one file (unit) at a time, in order:
-    (rows, imports rows, reads)."""
-    out, imp_rows, reads = _Rows(), [], {}
+def _evaluate(m: Model, res: Resolver, part_rows, spans: dict, imports_of: dict, paths, tick):
+    """Evaluate the imports rows and edges of `paths`, one file (unit) at a time, in order
+    (`part_rows(k)`: the edges of part k, `spans`: path -> part, start, end): (rows, imports
+    rows whose resolved path changed as (row ids, paths), reads)."""
+    out, imp_rows, reads = _Rows(m.qual), (array("q"), []), _Reads()
     add = out.add
     names = ("edge_id", "src_id", "kind", "dst_name", "line", "dst_id", "dst_qualname", "resolution",
              "candidates")
@@ -348,21 +463,25 @@ def _evaluate(m: Model, res: Resolver, e, spans: dict, imports_of: dict, paths, 
         imp_edge: dict[tuple, tuple] = {}
         for row in imports_of.get(path, ()):
             vals, how, rpath = resolve_import(res, row)
-            imp_rows.append((row["rid"], rpath, row["resolved_path"]))
+            if rpath != row["resolved_path"]:      # the rows to write back: row id, new path
+                imp_rows[0].append(row["rid"])
+                imp_rows[1].append(rpath)
             imp_edge[(row["line"], _import_target_text(row["module"], row["name"]))] = (vals, how)
-        a, b = spans.get(path, (0, 0))
+        k, a, b = spans.get(path, (0, 0, 0))
         if b > a:
-            part = e.slice(a, b - a)
+            part = part_rows(k).slice(a, b - a)
             for eid, src, kind, dst_name, line, old_id, old_q, old_res, old_c in zip(
                     *(part.column(n).to_pylist() for n in names)):
                 add(eid, old_id, old_q, old_res, old_c, *_resolve_edge(m, res, src, kind, dst_name, line, imp_edge))
-        reads[path] = res.memo.end_unit()
+        reads.add(path, *res.memo.end_unit())
         if tick is not None:
             tick(b - a)
+    out.flush()
     return out, imp_rows, reads
 
 
-def _evaluate_in_two(m: Model, res: Resolver, e, spans: dict, imports_of: dict, paths: list, tick):
+def _evaluate_in_two(m: Model, res: Resolver, part_rows, spans: dict, imports_of: dict, paths: list,
+                     tick):
     """`_evaluate(..., paths, ...)` by this process and a forked helper: this one takes the
     files from the front, the helper from the back, one at a time, until they meet (so
     neither waits long for the other), and the helper sends its rows back through a pipe.
@@ -370,7 +489,8 @@ def _evaluate_in_two(m: Model, res: Resolver, e, spans: dict, imports_of: dict, 
     whatever order (`memo`), so the rows are those of one process evaluating everything.
     None when no helper could be started; a helper that fails leaves its files to this
     process. The helper only evaluates (a full run's model holds everything evaluation
-    reads: no database access) and ends without running any exit handler."""
+    reads, and `part_rows` has its one part already: no database access) and ends without
+    running any exit handler."""
     for fam in sorted({f for f in m.fam.values() if f is not None}):
         rules_of(fam).before_helper(m)          # what it would read from the database later
     try:
@@ -395,10 +515,12 @@ def _evaluate_in_two(m: Model, res: Resolver, e, spans: dict, imports_of: dict, 
             # the database is not the helper's to touch (the parent's connection, forked):
             # should evaluation reach for it, the helper fails and the parent does its files
             m.con = None
-            parts = []                              # (first index, rows, imports rows, reads)
-            while (i := meet.take(front=False)) is not None:
-                parts.append((i, *_evaluate(m, res, e, spans, imports_of, (paths[i],), None)))
-            data = pickle.dumps(parts[::-1], protocol=pickle.HIGHEST_PROTOCOL)
+
+            def taken():                            # from the back, as evaluated
+                while (i := meet.take(front=False)) is not None:
+                    yield paths[i]
+            data = pickle.dumps(_evaluate(m, res, part_rows, spans, imports_of, taken(), None),
+                                protocol=pickle.HIGHEST_PROTOCOL)
             with os.fdopen(w, "wb") as fh:
                 fh.write(data)
             code = 0
@@ -414,7 +536,7 @@ def _evaluate_in_two(m: Model, res: Resolver, e, spans: dict, imports_of: dict, 
             mine.append(i)
             yield paths[i]
     try:
-        out, imp_rows, reads = _evaluate(m, res, e, spans, imports_of, claimed(), tick)
+        out, imp_rows, reads = _evaluate(m, res, part_rows, spans, imports_of, claimed(), tick)
         res.memo.clear()                            # before the helper's rows arrive
     except BaseException:                           # (an interrupt): the helper ends too
         os.close(r)
@@ -424,16 +546,17 @@ def _evaluate_in_two(m: Model, res: Resolver, e, spans: dict, imports_of: dict, 
         except (ChildProcessError, ProcessLookupError):
             pass
         raise
-    parts = _helper_parts(pid, r)
-    if parts is None:               # the helper failed: its files evaluated here, as without it
+    got = _helper_result(pid, r)
+    if got is None:                 # the helper failed: its files evaluated here, as without it
         warnings.warn("the resolution helper process failed; its files are evaluated in this one")
-        parts = [(len(mine), *_evaluate(m, res, e, spans, imports_of, paths[len(mine):], tick))]
+        got = _evaluate(m, res, part_rows, spans, imports_of, paths[len(mine):], tick)
     elif tick is not None:
-        tick(sum(rows.n for _, rows, _, _ in parts))
-    for _, rows, imps, rd in parts:
-        out.extend(rows)
-        imp_rows.extend(imps)
-        reads.update(rd)
+        tick(got[0].n)
+    rows, imps, rd = got
+    out.extend(rows)
+    imp_rows[0].extend(imps[0])
+    imp_rows[1].extend(imps[1])
+    reads.extend(rd)
     return out, imp_rows, reads
 
 
@@ -467,8 +590,8 @@ class _Meet:
             self.lock.release()
 
 
-def _helper_parts(pid: int, r: int):
-    """What the helper sent (its files' results in path order), or None if it failed."""
+def _helper_result(pid: int, r: int):
+    """What the helper sent (the `_evaluate` result of its files), or None if it failed."""
     try:
         with os.fdopen(r, "rb") as fh:
             data = fh.read()
@@ -599,31 +722,33 @@ def _write_candidates(con, edge_ids: list[int] | None = None, changed: list[str]
 
 
 _WRITE_BATCH = 50_000
+_EDGE_PART = 25_000             # edges read from the table at a time (`_resolve_set`)
 
 
-def _write_back(con, rows: _Rows, imp_rows: list) -> int:
+def _write_back(con, rows: _Rows, imp_rows: tuple[array, list]) -> int:
+    """Write the changed edge rows (`_Rows.tables`, a smaller join each; a target's
+    qualname from `symbols`) and the imports rows whose resolved path changed (row ids,
+    paths); returns how many rows."""
     n = 0
-    for a in range(0, len(rows.ids), _WRITE_BATCH):   # in slices: a smaller join each
-        b = a + _WRITE_BATCH
-        tbl = pa.table({
-            "edge_id": store.arrow_array(rows.ids[a:b], pa.int64()),
-            "dst_id": store.arrow_array(rows.dst_id[a:b], pa.int64()),
-            "dst_qualname": store.arrow_array(rows.dst_qualname[a:b], pa.string()),
-            "resolution": store.arrow_array(rows.resolution[a:b], pa.string()),
-            "candidates": store.arrow_array(rows.candidates[a:b], pa.list_(pa.string())),
-        })
-        store.run_over(con, tbl, """UPDATE edges SET dst_id = t.dst_id, dst_qualname = t.dst_qualname,
-                                        resolution = t.resolution, candidates = t.candidates
-                                    FROM _wb_rows t WHERE edges.edge_id = t.edge_id""")
+    while rows.tables:
+        tbl = rows.tables.pop(0)
+        store.run_over(con, tbl, """
+            UPDATE edges SET dst_id = t.dst_id, dst_qualname = t.dst_qualname,
+                             resolution = t.resolution, candidates = t.candidates
+            FROM (SELECT w.edge_id, w.dst_id, coalesce(w.dst_qualname, s.qualname) AS dst_qualname,
+                         w.resolution, w.candidates
+                  FROM _wb_rows w LEFT JOIN symbols s ON s.symbol_id = w.dst_id) t
+            WHERE edges.edge_id = t.edge_id""")
         n += tbl.num_rows
         del tbl
-    imp_changed = [r for r in imp_rows if r[1] != r[2]]
-    if imp_changed:
-        tbl = pa.table({"rid": store.arrow_array([r[0] for r in imp_changed], pa.int64()),
-                        "resolved_path": store.arrow_array([r[1] for r in imp_changed], pa.string())})
+    rids, rpaths = imp_rows
+    if rids:
+        import numpy as np
+        tbl = pa.table({"rid": store.arrow_array(np.array(rids, dtype=np.int64), pa.int64()),
+                        "resolved_path": store.arrow_array(rpaths, pa.string())})
         store.run_over(con, tbl, """UPDATE imports SET resolved_path = t.resolved_path
                                     FROM _wb_rows t WHERE imports.rowid = t.rid""")
-        n += len(imp_changed)
+        n += len(rids)
     return n
 
 

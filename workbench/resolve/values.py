@@ -103,6 +103,11 @@ def patch_rank(owner: object, sids: list[int], first: int, gone) -> None:
     _KEYS.clear()
 
 
+def clear_order_keys() -> None:
+    """Forget the sort keys `ordered` computed (a full run, its evaluation over)."""
+    _KEYS.clear()
+
+
 def _value_key(v) -> str:
     got = _KEYS.get(v)
     if got is not None:
