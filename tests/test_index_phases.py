@@ -174,3 +174,14 @@ def test_warm_queries_skip_skipped_and_unknown_files(monkeypatch):
               (ScanEntry("c.rs", "/x/c.rs", 1, 0.0), None)]]
     indexer._warm_queries(parts)
     assert set(extract._COMPILED) == {"rust"}
+
+
+def test_warm_queries_leave_rare_languages_alone(monkeypatch):
+    """A language with a few files among many (four D files in the standard library) is
+    not worth compiling in every full run."""
+    from workbench import extract, indexer
+    from workbench.scan import ScanEntry
+    monkeypatch.setattr(extract, "_COMPILED", {})
+    files = [f"m{i}.py" for i in range(60)] + ["a.go", "b.go", "c.go", "x.rs"]
+    indexer._warm_queries([[(ScanEntry(f, "/x/" + f, 1, 0.0), None) for f in files]])
+    assert set(extract._COMPILED) == {"python"}

@@ -371,11 +371,13 @@ def _pool_extract(parts: list[list], jobs: int, root: str, max_bytes: int, tick)
 
 
 WARM_LANGUAGES = 3     # languages whose queries the main process compiles while the pool works
+WARM_MIN_SHARE = 0.05  # ... each holding at least this share of the parsed files
 
 
 def _warm_queries(parts: list[list]) -> None:
     """Compile, in this process, the queries of the `WARM_LANGUAGES` languages with the
-    most files among `parts` (each file's language by its name), while the parser
+    most files among `parts` (each file's language by its name; a language with fewer
+    than `WARM_MIN_SHARE` of the files is left to its first run), while the parser
     processes work: the next incremental run parses its few files in this process and
     would otherwise compile them then (~0.05 s for Python). Never raises."""
     counts: dict = {}
@@ -384,7 +386,10 @@ def _warm_queries(parts: list[list]) -> None:
             spec = None if e.skip_reason else detect(e.path)
             if spec is not None and spec.parse:
                 counts[spec.name] = counts.get(spec.name, 0) + 1
+    least = WARM_MIN_SHARE * sum(counts.values())
     for name in sorted(counts, key=lambda n: (-counts[n], n))[:WARM_LANGUAGES]:
+        if counts[name] < least:
+            break
         try:
             compiled(SPECS[name])
         except Exception:  # a grammar that fails to load fails again, reported, in its files
