@@ -181,3 +181,33 @@ def test_rows_and_reads_join_after_a_round_trip(monkeypatch):
     b.add("c.py", 1 << 70, {"z"})
     a.extend(pickle.loads(pickle.dumps(b)))
     assert dict(a.items()) == {"a.py": (5, {"x", "y"}), "b.py": (-3, set()), "c.py": (1 << 70, {"z"})}
+
+
+def test_progress_counts_every_edge_once(unresolved, tmp_path, monkeypatch):
+    """The bar shows the helper's files as it takes them, not all at the end, and every
+    edge is counted once."""
+    shutil.copy(unresolved, tmp_path / "bar.duckdb")
+    monkeypatch.setattr(passes, "PARALLEL_MIN_EDGES", 0)
+    monkeypatch.setattr(passes, "PROGRESS_MIN_EDGES", 0)
+    ticks = []
+
+    class Bar:
+        def __init__(self, total, **kw):
+            self.total = total
+
+        def update(self, n):
+            ticks.append(n)
+
+        def close(self):
+            pass
+    import tqdm.auto
+    monkeypatch.setattr(tqdm.auto, "tqdm", Bar)
+    con = duckdb.connect(str(tmp_path / "bar.duckdb"))
+    try:
+        con.execute("BEGIN")
+        stats = passes.resolve_edges(con, None, processes=2, progress=True)
+        con.execute("COMMIT")
+    finally:
+        con.close()
+    assert sum(ticks) == stats.edges > 1000
+    assert max(ticks) < stats.edges / 4         # no lump for the helper's half at the end

@@ -530,10 +530,18 @@ def _evaluate_in_two(m: Model, res: Resolver, part_rows, spans: dict, imports_of
             os._exit(code)
     os.close(w)
     mine = []
+    counted = [len(paths)]          # the helper's files shown on the progress bar: from here on
+
+    def helper_progress(upto: int) -> None:
+        """Show the helper's files from `upto` on (those it has taken) as done."""
+        if tick is not None and upto < counted[0]:
+            tick(sum(spans[p][2] - spans[p][1] for p in paths[upto:counted[0]] if p in spans))
+        counted[0] = min(counted[0], upto)
 
     def claimed():                                  # this process's files, taken as evaluated
         while (i := meet.take(front=True, helper=pid)) is not None:
             mine.append(i)
+            helper_progress(meet.back())
             yield paths[i]
     try:
         out, imp_rows, reads = _evaluate(m, res, part_rows, spans, imports_of, claimed(), tick)
@@ -549,9 +557,8 @@ def _evaluate_in_two(m: Model, res: Resolver, part_rows, spans: dict, imports_of
     got = _helper_result(pid, r)
     if got is None:                 # the helper failed: its files evaluated here, as without it
         warnings.warn("the resolution helper process failed; its files are evaluated in this one")
-        got = _evaluate(m, res, part_rows, spans, imports_of, paths[len(mine):], tick)
-    elif tick is not None:
-        tick(got[0].n)
+        got = _evaluate(m, res, part_rows, spans, imports_of, paths[len(mine):], None)
+    helper_progress(len(mine))
     rows, imps, rd = got
     out.extend(rows)
     imp_rows[0].extend(imps[0])
@@ -570,6 +577,10 @@ class _Meet:
         self.buf = mmap.mmap(-1, 16)                # anonymous and shared with forked processes
         struct.pack_into("qq", self.buf, 0, 0, n)
         self.lock = multiprocessing.get_context("fork").Lock()
+
+    def back(self) -> int:
+        """The lowest index taken from the back so far (n when none was)."""
+        return struct.unpack_from("q", self.buf, 8)[0]
 
     def take(self, front: bool, helper: int | None = None) -> int | None:
         """The next index from the front (or the back), None when none is left - or, for
