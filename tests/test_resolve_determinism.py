@@ -93,3 +93,33 @@ def test_a_redefined_name_resolves_to_the_later_definition(tmp_path):
     assert helper[4] == "pkg.mod0.helper0" and helper[7] == 8, helper
     box = calls[("Box0().run", 6)]
     assert box[4] == "pkg.mod0.Box0.run" and box[7] == 16, box
+
+
+def test_builtins_do_not_depend_on_the_running_process(tmp_path):
+    """A notebook kernel or an interactive shell changes `builtins` (IPython drops `exit`
+    and adds `display`; the shell binds `_`): a repository indexed there must give the
+    same edges as from a plain process."""
+    root = tmp_path / "repo"
+    write(root, "app.py", textwrap.dedent("""
+        import sys
+
+        def main():
+            print(len(sys.argv))
+            display(sys.argv)
+            _("a message to translate")
+            exit(0)
+    """))
+    changed = textwrap.dedent("""
+        import builtins
+        del builtins.exit
+        builtins._ = str
+        builtins.display = print
+    """)
+    runs = []
+    for k, prelude in enumerate(("", changed)):
+        out = subprocess.run([sys.executable, "-c", prelude + DUMP, str(root), str(tmp_path / f"{k}.duckdb")],
+                             capture_output=True, text=True, check=True)
+        runs.append({(r[3], r[5]) for r in json.loads(out.stdout) if r[2] == "calls"})
+    assert runs[0] == runs[1]
+    assert {("exit", "builtin"), ("print", "builtin"), ("len", "builtin")} <= runs[0]
+    assert ("display", "builtin") not in runs[0] and ("_", "builtin") not in runs[0]

@@ -17,7 +17,7 @@ _PKG = Path(__file__).resolve().parent
 # the files whose content decides the rows of files/symbols/edges/imports/bindings
 _EXTRACTOR = ("extract.py", "languages/__init__.py", "languages/indent_repair.py", "languages/*.scm")
 # the files whose content decides dst_id / resolution / candidates / resolved_path
-_RESOLVER = ("resolve/*.py", "resolve/lang/*.py")
+_RESOLVER = ("resolve/*.py", "resolve/lang/*.py", "resolve/lang/*.txt")
 
 
 def _fingerprint(patterns: tuple[str, ...]) -> str:

@@ -282,14 +282,14 @@ _IMPLICIT: frozenset | None = None
 def implicit_names() -> frozenset:
     """Names resolution may look up with no text of the repository naming them: every
     identifier quoted in the resolver's own code (protocol methods such as `__call__` or
-    `__enter__`, `constructor`, the types of literals), Python's builtins, and every
-    dunder name. A new definition under such a name is never `quiet`."""
+    `__enter__`, `constructor`, the types of literals), each language's builtins
+    (`Language.builtin_names`), and every dunder name. A new definition under such a name
+    is never `quiet`."""
     global _IMPLICIT
     if _IMPLICIT is None:
-        import builtins
         from pathlib import Path
         quoted = re.compile(r"""["']([A-Za-z_$][A-Za-z0-9_$]*)["']""")
-        names = set(dir(builtins))
+        names = set().union(*(rules.builtin_names for rules in FAMILIES.values()))
         for src in sorted(Path(__file__).parent.rglob("*.py")):
             names.update(quoted.findall(src.read_text(encoding="utf-8")))
         _IMPLICIT = frozenset(names)

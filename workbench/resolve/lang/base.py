@@ -62,6 +62,9 @@ class Language:
     #: `special_param` answers only for names in the function's parameter list (Python's
     #: `self`; not a Go receiver), so other names need not ask it
     special_params_listed: bool = False
+    #: names the language provides everywhere without a definition or an import (Python's
+    #: builtins): resolution may look them up with no text of the repository naming them
+    builtin_names: frozenset[str] = frozenset()
     #: a bare name may call a method of any class (Java's implicit `this`)
     bare_names_reach_methods: bool = False
     #: files of one directory form one package (Java, Go): a change reaches its mates

@@ -6,6 +6,7 @@ import builtins as _py_builtins
 import posixpath
 import re
 from collections import defaultdict
+from pathlib import Path
 
 from ..exprs import first_arg, match_bracket, split_top, string_value
 from ..kinds import CLASS_KINDS, FUNCTION_KINDS
@@ -13,8 +14,17 @@ from ..values import (BOUND, BUILTIN, BUILTIN_INST, ELEMENTS, EXT, INST, SUPER, 
                       annotated_type, declared_type, ordered)
 from .base import Language
 
-PY_BUILTINS = frozenset(dir(_py_builtins))
-PY_BUILTIN_TYPES = frozenset(n for n in PY_BUILTINS if isinstance(getattr(_py_builtins, n), type))
+
+
+def _builtin_names() -> frozenset:
+    """The builtins of a plain Python process, from `python_builtins.txt` (never the running
+    process's `builtins`, which a notebook kernel or an interactive shell changes)."""
+    with open(Path(__file__).with_name("python_builtins.txt"), encoding="utf-8") as fh:
+        return frozenset(s for line in fh if (s := line.strip()) and not s.startswith("#"))
+
+
+PY_BUILTINS = _builtin_names()
+PY_BUILTIN_TYPES = frozenset(n for n in PY_BUILTINS if isinstance(getattr(_py_builtins, n, None), type))
 #: decorators that leave the decorated function callable as it is written
 PY_VALUE_DECORATORS = frozenset({"property", "staticmethod", "classmethod", "cached_property",
                                  "functools.cached_property", "abstractmethod", "abc.abstractmethod",
@@ -165,6 +175,7 @@ _ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.Flag", "enum.IntFlag
 class Python(Language):
     family = "python"
     languages = ("python",)
+    builtin_names = PY_BUILTINS
     literal_types = {"list": "list", "list_comprehension": "list", "dictionary": "dict",
                      "dictionary_comprehension": "dict", "set": "set", "set_comprehension": "set",
                      "tuple": "tuple", "string": "str", "concatenated_string": "str",
