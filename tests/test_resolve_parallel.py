@@ -184,8 +184,8 @@ def test_rows_and_reads_join_after_a_round_trip(monkeypatch):
 
 
 def test_progress_counts_every_edge_once(unresolved, tmp_path, monkeypatch):
-    """The bar shows the helper's files as it takes them, not all at the end, and every
-    edge is counted once."""
+    """With the helper's files shown as it takes them (`_BackProgress`), every edge is
+    still counted once."""
     shutil.copy(unresolved, tmp_path / "bar.duckdb")
     monkeypatch.setattr(passes, "PARALLEL_MIN_EDGES", 0)
     monkeypatch.setattr(passes, "PROGRESS_MIN_EDGES", 0)
@@ -210,4 +210,18 @@ def test_progress_counts_every_edge_once(unresolved, tmp_path, monkeypatch):
     finally:
         con.close()
     assert sum(ticks) == stats.edges > 1000
-    assert max(ticks) < stats.edges / 4         # no lump for the helper's half at the end
+
+
+def test_back_progress_counts_each_file_once_as_taken():
+    ticks = []
+    paths = ["a.py", "b.py", "c.py", "d.py", "e.py"]
+    spans = {"a.py": (0, 0, 5), "b.py": (0, 5, 7), "d.py": (0, 7, 17), "e.py": (0, 17, 20)}
+    show = passes._BackProgress(paths, spans, ticks.append)
+    show(5)                     # the helper has taken nothing yet
+    show(4)                     # e.py
+    show(4)
+    show(2)                     # d.py and c.py (no edges)
+    show(3)                     # never backwards
+    show(1)                     # b.py, where the two ends met
+    assert ticks == [3, 10, 2]
+    passes._BackProgress(paths, spans, None)(0)     # no bar: nothing to show

@@ -530,13 +530,7 @@ def _evaluate_in_two(m: Model, res: Resolver, part_rows, spans: dict, imports_of
             os._exit(code)
     os.close(w)
     mine = []
-    counted = [len(paths)]          # the helper's files shown on the progress bar: from here on
-
-    def helper_progress(upto: int) -> None:
-        """Show the helper's files from `upto` on (those it has taken) as done."""
-        if tick is not None and upto < counted[0]:
-            tick(sum(spans[p][2] - spans[p][1] for p in paths[upto:counted[0]] if p in spans))
-        counted[0] = min(counted[0], upto)
+    helper_progress = _BackProgress(paths, spans, tick)
 
     def claimed():                                  # this process's files, taken as evaluated
         while (i := meet.take(front=True, helper=pid)) is not None:
@@ -565,6 +559,22 @@ def _evaluate_in_two(m: Model, res: Resolver, part_rows, spans: dict, imports_of
     imp_rows[1].extend(imps[1])
     reads.extend(rd)
     return out, imp_rows, reads
+
+
+class _BackProgress:
+    """Shows on the progress bar (`tick`) the files taken from the back of `paths`, as
+    their count grows: calling it with `upto` counts `paths[upto:]`, each file's edges once."""
+
+    def __init__(self, paths: list, spans: dict, tick):
+        self.paths, self.spans, self.tick = paths, spans, tick
+        self.counted = len(paths)           # paths[counted:] are on the bar already
+
+    def __call__(self, upto: int) -> None:
+        if upto < self.counted:
+            if self.tick is not None:
+                self.tick(sum(self.spans[p][2] - self.spans[p][1]
+                              for p in self.paths[upto:self.counted] if p in self.spans))
+            self.counted = upto
 
 
 class _Meet:
