@@ -57,21 +57,28 @@ def _spy_helpers(monkeypatch) -> list:
     return started
 
 
-def test_helper_process_gives_the_same_rows(unresolved, tmp_path, monkeypatch):
-    one = _resolved(unresolved, str(tmp_path / "one.duckdb"), processes=1)
+def _one_and_two(db: str, tmp_path, monkeypatch) -> tuple[dict, dict]:
+    """`db` resolved by one process, then by two (the helper forced on): both results,
+    after checking the helper ran and did its files itself (no fallback)."""
+    one = _resolved(db, str(tmp_path / "one.duckdb"), processes=1)
     monkeypatch.setattr(passes, "PARALLEL_MIN_EDGES", 0)
     started = _spy_helpers(monkeypatch)
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
-        two = _resolved(unresolved, str(tmp_path / "two.duckdb"), processes=2)
+        two = _resolved(db, str(tmp_path / "two.duckdb"), processes=2)
     assert started == [True]
     # the helper did its files (it never needed the database): no fallback here
     assert not [w for w in seen if "helper process failed" in str(w.message)]
+    for name in ("edges", "imports", "deps", "candidates"):
+        assert one[name] == two[name], name
+    return one, two
+
+
+def test_helper_process_gives_the_same_rows(unresolved, tmp_path, monkeypatch):
+    one, two = _one_and_two(unresolved, tmp_path, monkeypatch)
     assert one["stats"].edges == two["stats"].edges > 1000
     assert one["stats"].by_resolution == two["stats"].by_resolution
     assert one["stats"].updated == two["stats"].updated
-    for name in ("edges", "imports", "deps", "candidates"):
-        assert one[name] == two[name], name
     assert len(one["deps"]) > 30 and len(one["candidates"]) > 0
 
 
@@ -83,16 +90,7 @@ def test_helper_needs_no_database_in_any_language(repo, tmp_path, monkeypatch):
     root = Path(__file__).resolve().parent.parent / "sample_repos" / repo
     db = str(tmp_path / "unresolved.duckdb")
     index(str(root), db, progress=False, resolve=False, jobs=1)
-    one = _resolved(db, str(tmp_path / "one.duckdb"), processes=1)
-    monkeypatch.setattr(passes, "PARALLEL_MIN_EDGES", 0)
-    started = _spy_helpers(monkeypatch)
-    with warnings.catch_warnings(record=True) as seen:
-        warnings.simplefilter("always")
-        two = _resolved(db, str(tmp_path / "two.duckdb"), processes=2)
-    assert started == [True]
-    assert not [w for w in seen if "helper process failed" in str(w.message)]
-    for name in ("edges", "imports", "deps", "candidates"):
-        assert one[name] == two[name], name
+    _one_and_two(db, tmp_path, monkeypatch)
 
 
 def test_failed_helper_leaves_its_files_to_the_main_process(unresolved, tmp_path, monkeypatch):
@@ -143,19 +141,10 @@ def test_helper_rows_in_small_batches_and_tiny_parts(unresolved, tmp_path, monke
     """The helper's changed rows travel as several Arrow tables (`_Rows` pickled without the
     model's qualnames, which the write joins back), and evaluating in two processes reads
     every edge in one part before the fork whatever `_EDGE_PART` says."""
-    one = _resolved(unresolved, str(tmp_path / "one.duckdb"), processes=1)
-    monkeypatch.setattr(passes, "PARALLEL_MIN_EDGES", 0)
     monkeypatch.setattr(passes, "_WRITE_BATCH", 97)
     monkeypatch.setattr(passes, "_EDGE_PART", 41)
-    started = _spy_helpers(monkeypatch)
-    with warnings.catch_warnings(record=True) as seen:
-        warnings.simplefilter("always")
-        two = _resolved(unresolved, str(tmp_path / "two.duckdb"), processes=2)
-    assert started == [True]
-    assert not [w for w in seen if "helper process failed" in str(w.message)]
+    one, two = _one_and_two(unresolved, tmp_path, monkeypatch)
     assert one["stats"].updated == two["stats"].updated > 97 * 3
-    for name in ("edges", "imports", "deps", "candidates"):
-        assert one[name] == two[name], name
 
 
 def test_rows_and_reads_join_after_a_round_trip(monkeypatch):
