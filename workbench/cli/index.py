@@ -150,7 +150,8 @@ def add_parsers(sub) -> None:
     s.add_argument("--db", help="database file (default: one file per repository in the user cache, "
                                 "~/.cache/context-workbench/NAME-HASH.duckdb; $WORKBENCH_CACHE_DIR "
                                 "or $XDG_CACHE_HOME move it)")
-    s.add_argument("--jobs", type=int, default=None, metavar="N", help="parser processes (default: all cores)")
+    s.add_argument("--jobs", type=int, default=None, metavar="N", help="parser processes; with 2 or more, a full resolution of a large repository "
+                        "also evaluates in two (default: all cores; 1: all in one process, least memory)")
     s.add_argument("--exclude", action="append", metavar="GLOB",
                    help="extra gitignore-style glob to leave out (repeatable; default: none beyond "
                         ".gitignore and the built-in ignores)")
