@@ -38,21 +38,22 @@ class _Packages:
 
 
 def _module_prefix(m) -> str | None:
-    """The module path `go.mod` declares (at the root, else the first one below it)."""
-    try:
-        rows = store.run(m.con, "SELECT value FROM meta WHERE key = 'root'")
-        if not rows:
-            return None
-        root = rows[0][0]
-        for cand in ("go.mod",) + tuple(sorted(p for p in m.paths if p.endswith("/go.mod"))):
-            fp = os.path.join(root, cand)
-            if os.path.exists(fp):
-                with open(fp, encoding="utf-8", errors="replace") as fh:
-                    for line in fh:
-                        if line.startswith("module "):
-                            return line.split()[1].strip()
-    except Exception:
+    """The module path `go.mod` declares (at the root, else the first one below it); None
+    when the database names no root, no `go.mod` can be read or none declares a module.
+    A database error is not a missing `go.mod`: it is raised."""
+    rows = store.run(m.con, "SELECT value FROM meta WHERE key = 'root'")
+    if not rows:
         return None
+    root = rows[0][0]
+    for cand in ("go.mod",) + tuple(sorted(p for p in m.paths if p.endswith("/go.mod"))):
+        try:
+            with open(os.path.join(root, cand), encoding="utf-8", errors="replace") as fh:
+                for line in fh:
+                    words = line.split()
+                    if line.startswith("module ") and len(words) >= 2:
+                        return words[1]
+        except OSError:         # not there (or not readable): the next one
+            continue
     return None
 
 
