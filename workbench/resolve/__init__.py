@@ -11,6 +11,8 @@ family:
 `exprs`            expressions as written cut into chains, alternatives and literals
 `memo`             memoised evaluation with cycle cuts
 `evaluate`         the evaluator (`Resolver`): texts to values, language-neutral
+`members`          the evaluator's attributes of values, classes (MRO) and instances
+`flows`            the evaluator's calls, returns, container elements, parameters
 `passes`           reading edges, evaluating them, writing them back (`resolve_edges`)
 `lang/`            one module per language family (`lang/base.py`: the interface)
 =================  =====================================================================

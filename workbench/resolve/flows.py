@@ -1,0 +1,264 @@
+"""What flows through calls in the evaluator: `Flows`, a mixin of `evaluate.Resolver`
+(see that module's doc).
+
+What calling a value runs (`call_target`) and returns (`call_result`, `returns_of`: its
+return and yield rows, else its declared return type), what a container holds
+(`elements_of`: element rows, literals, generators, `*args`, `__iter__`), a function's
+parameters (`params`, parsed once per signature) and their values (`param_values`: an
+annotation, a default, or the arguments passed at the evident call sites, `_arg_flows`).
+
+The methods use the state `Resolver.__init__` sets (`m`, `memo`, `rules`, `read_name`,
+`export`, `param_flow_cap`, `_params`, `_by_sig`) and call the other evaluator methods
+through `self`; this module imports neither the evaluator nor any language module.
+"""
+from __future__ import annotations
+
+from .exprs import literal_items
+from .kinds import CLASS_KINDS, FUNCTION_KINDS
+from .values import (ARGS, BOUND, BUILTIN, BUILTIN_INST, CONTAINER, CONTAINER_CALL, ELEMENTS,
+                     EMPTY, EXT, INST, LITERAL, MODULE, SYM, Param, declared_type, ordered)
+
+_NO: dict = {}      # the default of the model's dict-of-dicts lookups (read only: never filled)
+
+
+class Flows:
+    """Call targets and results, returns, container elements, parameters and argument
+    flows: methods of `evaluate.Resolver`."""
+
+    # ------------------------------------------------------------ calls
+    def call_target(self, v: tuple, fam: str):
+        """What calling value `v` runs: (SYM, id) | (EXT, name) | (BUILTIN, name) | None."""
+        m = self.m
+        t = v[0]
+        if t in (SYM, BOUND):
+            k = m.kind.get(v[1])
+            rules = self.rules(fam)
+            if k in rules.callable_kinds:
+                return (SYM, v[1])
+            if k in CLASS_KINDS:
+                ctor = rules.constructor(self, v[1])
+                if ctor is not None:
+                    return (SYM, ctor)
+                if self.export:
+                    return None
+                return (SYM, v[1])
+            return None
+        if t == INST:
+            r = self.rules(fam).call_instance(self, v[1])
+            return (SYM, r) if r is not None else None
+        if t == MODULE:
+            got, _ = self.module_attr(v[1], "default", 0)
+            for g in ordered(got):
+                r = self.call_target(g, fam)
+                if r is not None:
+                    return r
+            return None
+        if t in (EXT, BUILTIN):
+            return v
+        return None
+
+    def call_result(self, v: tuple, args: str, scope: int, depth: int, new: bool = False) -> set:
+        """Values a call of `v` (with `args` as written) returns."""
+        m = self.m
+        t = v[0]
+        if t in (SYM, BOUND):
+            k = m.kind.get(v[1])
+            if k in CLASS_KINDS:
+                return {(INST, v[1])}
+            if k in FUNCTION_KINDS:
+                if new:
+                    cls = m.enclosing_class(v[1]) if k == "constructor" else None
+                    return {(INST, cls)} if cls else set()
+                return self.returns_of(v[1], depth + 1)
+            return set()
+        if t == MODULE:
+            got, _ = self.module_attr(v[1], "default", depth + 1)
+            out = set()
+            for g in ordered(got):
+                out |= self.call_result(g, args, scope, depth + 1, new)
+            return out
+        if t == INST:
+            r = self.mro_lookup(v[1], "__call__")
+            if r is not None and r[0] == SYM:
+                return self.returns_of(r[1], depth + 1)
+            return set()
+        if t == CONTAINER_CALL:
+            if v[2] in ("values", "copy", "__iter__"):
+                return {v[1]}
+            return self.elements_of(v[1], depth + 1)
+        if t == EXT:
+            return self.rules(m.fam.get(scope)).call_external(self, v[1], args, scope, depth)
+        if t == BUILTIN:
+            return self.rules(m.fam.get(scope)).call_builtin(self, v[1], args, scope, depth)
+        return set()
+
+    def returns_of(self, fn: int, depth: int) -> set:
+        """Values function `fn` returns (or yields: a generator is a container)."""
+        return self.memo(("ret", fn), depth, True, EMPTY, self._returns_of, fn, depth)
+
+    def _returns_of(self, fn: int, depth: int) -> set:
+        m = self.m
+        if m.lazy:                    # incremental runs load bindings per file
+            m.ensure_bindings(m.path.get(fn))
+        out: set = set()
+        for row in m.returns.get(fn, ()):
+            out |= self.binding_values(row, depth + 1)
+        if m.yields.get(fn):
+            out.add((CONTAINER, fn, "<yield>"))
+        if not out:
+            t = self.rules(m.fam.get(fn)).declared_return(self, fn)
+            if t:
+                tv, _ = self.eval_text(m.ns(m.parent.get(fn)) or fn, t, depth=depth + 1)
+                for x in ordered(tv):
+                    if x[0] == SYM and m.kind.get(x[1]) in CLASS_KINDS:
+                        out.add((INST, x[1]))
+        return out
+
+    def elements_of(self, v: tuple, depth: int) -> set:
+        """Values stored in container value `v` (what iterating or indexing it gives)."""
+        m = self.m
+        t = v[0]
+        if t == CONTAINER:
+            scope, name = v[1], v[2]
+            self.memo.read(scope)
+            if m.lazy:                    # incremental runs load bindings per file
+                m.ensure_bindings(m.path.get(scope))
+            if name == "<yield>":
+                out: set = set()
+                for row in m.yields.get(scope, ()):
+                    out |= self.binding_values(row, depth + 1)
+                return out
+            out = set()
+            for row in m.elements.get(scope, _NO).get(name, ()):
+                out |= self.binding_values(row, depth + 1)
+            return out
+        if t == LITERAL:
+            items = literal_items(v[2]) or ()
+            out = set()
+            for it in items:
+                out |= set(self.eval_text(v[1], it, depth=depth + 1)[0])
+            return out
+        if t == ARGS:
+            ps = self.params(v[1]) or []
+            if v[2] < len(ps):
+                return self._arg_flows(v[1], v[2], ps[v[2]], depth + 1, rest=True)
+            return set()
+        if t == ELEMENTS:
+            out = set()
+            for x in ordered(self.eval_text(v[1], v[2], depth=depth + 1)[0]):
+                out |= self.elements_of(x, depth + 1)
+            return out
+        if t == INST:
+            r = self.mro_lookup(v[1], "__iter__")
+            if r is not None and r[0] == SYM:
+                out = set()
+                for x in ordered(self.returns_of(r[1], depth + 1)):
+                    out |= self.elements_of(x, depth + 1)
+                return out
+        return set()
+
+    # ------------------------------------------------------------ parameters
+    def params(self, fn: int) -> list[Param] | None:
+        got = self._params.get(fn)
+        if got is None:
+            got = self._params_of(fn)
+        return got[0]
+
+    def _params_of(self, fn: int) -> tuple:
+        m = self.m
+        fam, sig = m.fam.get(fn), m.sig.get(fn)
+        same = self._by_sig[fam]
+        got = same.get(sig)
+        if got is None:
+            ps = self.rules(fam).params(sig)
+            got = same[sig] = (ps, tuple([p.name for p in ps]) if ps else ())
+        self._params[fn] = got
+        return got
+
+    def param_values(self, fn: int, name: str, depth: int):
+        """(values, how) of parameter `name` of function `fn`, or None if it is not one."""
+        rules = self.rules(self.m.fam.get(fn))
+        got = self._params.get(fn)
+        if got is None:
+            got = self._params_of(fn)
+        ps, names = got
+        if name not in names and rules.special_params_listed:
+            return None
+        special = rules.special_param(self, fn, name, depth)
+        if special is not None:
+            return special
+        if name not in names:
+            return None
+        idx = names.index(name)
+        got = self.memo(("param", fn, name), depth, False, EMPTY, self._param_values, fn, idx, ps[idx], depth)
+        return got, "inferred"
+
+    def _param_values(self, fn: int, idx: int, p: Param, depth: int) -> frozenset:
+        m = self.m
+        vals: set = set()
+        outer = m.ns(m.parent.get(fn)) or fn
+        if p.annotation:
+            t = declared_type(p.annotation.strip("'\""))
+            if t:
+                vals |= self.instances_of(self.eval_text(outer, t, depth=depth + 1)[0])
+        if not vals:
+            if p.default:
+                vals |= {v for v in self.eval_text(outer, p.default, depth=depth + 1)[0]
+                         if v[0] not in (BUILTIN_INST, LITERAL)}
+            if p.kind in ("pos", "kwonly"):
+                vals |= self._arg_flows(fn, idx, p, depth)
+            elif p.kind == "var":
+                vals.add((ARGS, fn, idx))     # *args: the positional arguments from idx on
+        return frozenset(v for v in vals if v[0] != BUILTIN_INST or len(vals) == 1)
+
+    def _arg_flows(self, fn: int, idx: int, p: Param, depth: int, rest: bool = False) -> set:
+        """Values passed to parameter `p` (position `idx`) of `fn` at its evident call sites."""
+        m = self.m
+        kind = m.kind.get(fn)
+        if kind == "lambda":
+            return set()
+        names = [m.name[fn]]
+        cls = m.enclosing_class(fn) if kind in ("method", "constructor") else None
+        if cls is not None and m.name[fn] in ("__init__", "constructor"):
+            names.append(m.name[cls])
+        rows = []
+        for n in names:
+            self.read_name("a:" + n)
+            rows.extend(m.arg_rows(n))
+        rules = self.rules(m.fam.get(fn))
+        rows.extend(rules.decorator_flows(self, fn))
+        if len(rows) > self.param_flow_cap * 4:
+            return set()
+        explicit_self = rules.explicit_self
+        out: set = set()
+        checked = 0
+        for row in rows:
+            scope, _, name, value, vtype, vid, _line = row
+            callee, _, slot = name.rpartition("#")
+            if slot.isdigit():
+                pos = int(slot)
+            else:
+                if slot != p.name or rest:
+                    continue
+                pos = None
+            checked += 1
+            if checked > self.param_flow_cap:
+                break
+            deco = callee == "<decorator>"
+            cvals, _ = self.eval_text(scope, value if deco else callee, depth=depth + 1)
+            for cv in ordered(cvals):
+                tgt = self.call_target(cv, m.fam.get(scope))
+                if tgt != (SYM, fn):
+                    continue
+                shift = 0
+                if explicit_self and (cv[0] == BOUND or (cv[0] == SYM and m.kind.get(cv[1]) in CLASS_KINDS)):
+                    shift = 1
+                if pos is not None and (pos + shift < idx if rest else pos + shift != idx):
+                    continue
+                if pos is None and rest:
+                    continue
+                if deco:
+                    out.add((SYM, vid))
+                else:
+                    out |= self.binding_values(row, depth + 1)
+        return out

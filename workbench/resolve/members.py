@@ -1,0 +1,306 @@
+"""The evaluator's attributes of values, classes and instances: `Members`, a mixin of
+`evaluate.Resolver` (see that module's doc).
+
+An attribute on a value (`member`): a module's name, a class's member along its MRO
+(C3, computed from the bases as written, `mro`), an instance's method, property or
+attribute (`instance_member`: `self.x = ...` assignments of the class's methods,
+`class_attrs`; a mixin calling what its subclasses provide, `subclass_lookup`), a field's
+values (`field_values`), `super()`'s next class, an external or builtin name one step
+further, a container's methods; and the constructor an instantiation runs (`ctor_of`).
+
+The methods use the state `Resolver.__init__` sets (`m`, `memo`, `rules`, `read_name`)
+and call the other evaluator methods through `self`; this module imports neither the
+evaluator nor any language module.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+
+from .kinds import CLASS_KINDS, FUNCTION_KINDS, NAMESPACE_KINDS, VALUE_KINDS
+from .values import (BOUND, BUILTIN, BUILTIN_INST, CONTAINER, CONTAINER_CALL, ELEMENTS, EMPTY,
+                     EXT, EXT_RESULT, INST, LITERAL, MODULE, SUPER, SYM, ordered)
+
+# methods of a container value whose result is (one of) its elements, or the container
+_CONTAINER_METHODS = frozenset({"get", "pop", "popleft", "setdefault", "values", "copy", "__getitem__",
+                                "find", "at", "shift", "__iter__"})
+_NO: dict = {}      # the default of the model's dict-of-dicts lookups (read only: never filled)
+
+
+class Members:
+    """Attributes of values, classes (MRO, constructors) and instances: methods of
+    `evaluate.Resolver`."""
+
+    # ------------------------------------------------------------ members and classes
+    def member(self, v: tuple, name: str, depth: int) -> tuple[set, str | None]:
+        """Values of attribute `name` on value `v`, and a note: 'reexport' | 'inferred' | None."""
+        m = self.m
+        t = v[0]
+        if t == SYM:
+            k = m.kind.get(v[1])
+            if k == "module":
+                got, via = self.module_attr(v[1], name, depth + 1)
+                return got, "reexport" if via else None
+            if k in CLASS_KINDS:
+                r = self.mro_lookup(v[1], name)
+                if r is None:
+                    return set(), None
+                if r[0] == SYM and m.kind.get(r[1]) in VALUE_KINDS:
+                    return self.field_values(r[1], depth), "inferred"
+                return {r}, None
+            if k in FUNCTION_KINDS and name in self.rules(m.fam.get(v[1])).function_methods:
+                return {v}, None
+            if k == "namespace":              # `ns::f`, `ns::Type` (C++, C#, TypeScript)
+                out = set()
+                for c in m.children.get(v[1], _NO).get(name, ()):
+                    if m.kind.get(c) in VALUE_KINDS:
+                        out |= self.field_values(c, depth + 1) or {(SYM, c)}
+                    else:
+                        out.add((SYM, c))
+                return out, None
+            if k in VALUE_KINDS:
+                own = [c for c in m.children.get(v[1], _NO).get(name, ()) if m.kind.get(c) in FUNCTION_KINDS]
+                if own:                      # a function written in the variable's object literal
+                    return {(SYM, c) for c in own}, None
+                out: set = set()
+                for x in ordered(self.field_values(v[1], depth + 1)):
+                    out |= self.member(x, name, depth + 1)[0]
+                return out, "inferred"
+            return set(), None
+        if t == MODULE:
+            got, via = self.module_attr(v[1], name, depth + 1)
+            return got, "reexport" if via else None
+        if t == INST:
+            return self.instance_member(v[1], name, depth)
+        if t == SUPER:
+            cls = v[1]
+            mro = self.mro(cls)
+            for base in mro[1:]:
+                if base[0] == SYM:
+                    for c in m.children.get(base[1], _NO).get(name, ()):
+                        if m.kind.get(c) in NAMESPACE_KINDS:
+                            return {(BOUND, c) if v[2] else (SYM, c)}, None
+                elif base[0] in (EXT, BUILTIN):
+                    return {(base[0], f"{base[1]}.{name}")}, None
+            return set(), None
+        if t == EXT:
+            return {(EXT, f"{v[1]}.{name}")}, None
+        if t == EXT_RESULT:
+            last = v[1].rsplit(".", 1)[-1]
+            if last[:1].isupper():
+                return {(EXT, f"{v[1]}.{name}")}, None
+            return {(EXT, f"{v[1]}().{name}")}, None
+        if t == BUILTIN:
+            if "." in v[1] and not v[1].startswith("java."):
+                return set(), None           # `str.join.x`: builtins one level deep only
+            return {(BUILTIN, f"{v[1]}.{name}")}, None
+        if t == BUILTIN_INST:
+            return {(BUILTIN, f"{v[1]}.{name}")}, None
+        if t == BOUND and name in self.rules(m.fam.get(v[1])).function_methods:
+            return {v}, None
+        if t in (CONTAINER, LITERAL, ELEMENTS) and name in _CONTAINER_METHODS:
+            return {(CONTAINER_CALL, v, name)}, "inferred"
+        return set(), None
+
+    def instance_member(self, cls: int, name: str, depth: int) -> tuple[set, str | None]:
+        m = self.m
+        r = self.mro_lookup(cls, name)
+        if r is not None and r[0] == SYM and m.kind.get(r[1]) in FUNCTION_KINDS:
+            if r[1] in m.static or r[1] in m.classmeth:
+                return {(SYM, r[1])}, None
+            if r[1] in m.prop:
+                return self.returns_of(r[1], depth + 1), "inferred"
+            return {(BOUND, r[1])}, None
+        assigned, filled = self.class_attrs(cls)
+        attrs = assigned.get(name)
+        vals: set = set()
+        if attrs:
+            for row in attrs:
+                vals |= self.binding_values(row, depth + 1)
+            vals.update(filled.get(name, ()))   # `self.x = []` filled by `self.x.append(v)`
+        if r is None or m.kind.get(r[1]) in VALUE_KINDS:
+            for base in self.mro(cls):
+                if base[0] == SYM:
+                    if m.lazy:                    # incremental runs load bindings per file
+                        m.ensure_bindings(m.path.get(base[1]))
+                    for row in m.binds.get(base[1], _NO).get(name, ()):
+                        vals |= self.binding_values(row, depth + 1)
+        if r is not None and r[0] == SYM and m.kind.get(r[1]) in VALUE_KINDS:
+            vals |= self.field_values(r[1], depth)
+        if r is None and not vals and self.rules(m.fam.get(cls)).bases_are_fields:
+            # Go: an embedded field is named after its type (`p.Reader.Read()`)
+            vals = {(INST, b[1]) for b in self.mro(cls)[1:] if b[0] == SYM and m.name.get(b[1]) == name}
+        if vals:
+            return vals, "inferred"
+        if r is not None:
+            if r[0] == SYM and m.kind.get(r[1]) in CLASS_KINDS:
+                return {r}, None
+            if r[0] in (EXT, BUILTIN) and not attrs:
+                # (an attribute the class assigns on its instances is its own, even where
+                # its value is unknown: not the library base's `Exception.value`)
+                return {r}, None
+        if r is None:
+            # a mixin calling what its subclasses provide: look along their MROs
+            found = self.subclass_lookup(cls, name)
+            if found:
+                return {(BOUND, f[1]) if f[0] == SYM else f for f in found}, "inferred"
+        return set(), None
+
+    def subclass_lookup(self, cls: int, name: str) -> set:
+        """Where `name` is found along the MROs of `cls`'s subclasses (in the repo)."""
+        return self.memo(("sub", cls, name), None, False, EMPTY, self._subclass_lookup, cls, name)
+
+    def _subclass_lookup(self, cls: int, name: str) -> set:
+        m = self.m
+        out: set = set()
+        seen = {cls}
+        frontier = [cls]
+        while frontier and len(seen) < 200:
+            c = frontier.pop()
+            self.read_name("s:" + m.name[c])
+            for sub in m.subclasses_written.get(m.name[c], ()):
+                if sub in seen or (SYM, c) not in self.mro(sub):
+                    continue
+                seen.add(sub)
+                frontier.append(sub)
+                r = self.mro_lookup(sub, name)
+                if r is not None and r[0] == SYM and m.kind.get(r[1]) in FUNCTION_KINDS:
+                    out.add(r)
+                elif r is not None and r[0] in (EXT, BUILTIN):
+                    out.add(r)
+        return out
+
+    def field_values(self, fid: int, depth: int) -> set:
+        """Values of a class-level field / module variable symbol (from bindings or its type)."""
+        m = self.m
+        self.memo.read(fid)
+        known = self.rules(m.fam.get(fid)).class_field_values(self, fid)
+        if known is not None:
+            return known
+        owner = m.ns(m.parent.get(fid))
+        if m.lazy:                    # incremental runs load bindings per file
+            m.ensure_bindings(m.path.get(fid))
+        vals: set = set()
+        for row in m.binds.get(owner, _NO).get(m.name[fid], ()):
+            vals |= self.binding_values(row, depth + 1)
+        if m.name[fid] in m.elements.get(owner, _NO):
+            vals.add((CONTAINER, owner, m.name[fid]))
+        if not vals:
+            rules = self.rules(m.fam.get(fid))
+            t = rules.declared_field_type(self, fid)
+            if t:
+                where = m.module_of(fid) if rules.field_types_at_module_level else owner
+                vals |= self.instances_of(self.eval_text(where, t, depth=depth + 1)[0])
+        return vals
+
+    def instances_of(self, type_values) -> set:
+        """Values of a declared type -> the instances it describes (class, external, builtin)."""
+        out = set()
+        for x in type_values:
+            if x[0] == SYM and self.m.kind.get(x[1]) in CLASS_KINDS:
+                out.add((INST, x[1]))
+            elif x[0] == EXT:
+                out.add((EXT_RESULT, x[1]))
+            elif x[0] == BUILTIN:
+                out.add((BUILTIN_INST, x[1]))
+        return out
+
+    def class_attrs(self, cls: int) -> tuple[dict[str, list[tuple]], dict[str, list[tuple]]]:
+        """`self.x = value` bindings of a class's methods (its bases' too), by attribute; and
+        the containers its methods fill through `self.x` (`self.x.append(v)`), by attribute."""
+        return self.memo(("attrs", cls), None, False, ({}, {}), self._class_attrs, cls)
+
+    def _class_attrs(self, cls: int) -> tuple[dict[str, list[tuple]], dict[str, list[tuple]]]:
+        m = self.m
+        out: dict[str, list[tuple]] = defaultdict(list)
+        filled: dict[str, list[tuple]] = defaultdict(list)
+        for base in self.mro(cls):
+            if base[0] != SYM:
+                continue
+            b = base[1]
+            if m.lazy:                    # incremental runs load bindings per file
+                m.ensure_bindings(m.path.get(b))
+            stack = [b]
+            while stack:
+                s = stack.pop()
+                for kids in m.children.get(s, _NO).values():
+                    for c in kids:
+                        if m.kind.get(c) in FUNCTION_KINDS:
+                            stack.append(c)
+                if s == b:
+                    continue
+                selfname = self.self_name(s)
+                for head, rest, row in m.attr_binds.get(s, ()):
+                    if head == selfname and "." not in rest:
+                        out[rest].append(row)
+                if selfname:
+                    prefix = selfname + "."
+                    for key in m.elements.get(s, _NO):
+                        if key.startswith(prefix) and "." not in key[len(prefix):]:
+                            filled[key[len(prefix):]].append((CONTAINER, s, key))
+        return out, filled
+
+    def self_name(self, fn: int) -> str | None:
+        return self.rules(self.m.fam.get(fn)).self_name(self, fn)
+
+    def mro(self, cls: int) -> list[tuple]:
+        """Method resolution order: (SYM, class) for repo classes, (EXT/BUILTIN, name) for others."""
+        return self.memo(("mro", cls), None, False, [(SYM, cls)], self._mro, cls)
+
+    def _mro(self, cls: int) -> list[tuple]:
+        bases = []
+        for text in self.m.bases_written.get(cls, ()):
+            vals, _ = self.resolve_base(cls, text)
+            for v in ordered(vals):
+                if v not in bases and v != (SYM, cls):
+                    bases.append(v)
+            if not vals:
+                bases.append((EXT, text))
+        seqs = [self.mro(b[1]) if b[0] == SYM else [b] for b in bases] + [list(bases)]
+        out = [(SYM, cls)]
+        seqs = [list(s) for s in seqs if s]
+        while seqs:
+            for s in seqs:
+                head = s[0]
+                if not any(head in t[1:] for t in seqs):
+                    break
+            else:                                 # inconsistent: fall back to depth-first
+                for s in seqs:
+                    for x in s:
+                        if x not in out:
+                            out.append(x)
+                break
+            out.append(head)
+            seqs = [[x for x in t if x != head] for t in seqs]
+            seqs = [t for t in seqs if t]
+        read = self.memo.read
+        for b in out:                             # their members are read along the MRO
+            if b[0] == SYM:
+                read(b[1])
+        return out
+
+    def mro_lookup(self, cls: int, name: str) -> tuple | None:
+        m = self.m
+        for base in self.mro(cls):
+            if base[0] == SYM:
+                kids = m.children.get(base[1], _NO).get(name)
+                if kids:
+                    fn = [c for c in kids if m.kind.get(c) in FUNCTION_KINDS]
+                    return (SYM, (fn or kids)[-1])
+            elif base[0] in (EXT, BUILTIN):
+                return (base[0], f"{base[1]}.{name}")
+        return None
+
+    def ctor_of(self, cls: int, fam: str) -> int | None:
+        """The constructor an instantiation runs (`__init__` / `constructor` along the MRO)."""
+        return self.rules(fam).constructor(self, cls)
+
+    def ctor_of_bases(self, cls: int, fam: str) -> int | None:
+        rules = self.rules(fam)
+        for base in self.mro(cls)[1:]:
+            if base[0] == SYM:
+                c = rules.constructor(self, base[1])
+                if c is not None:
+                    return c
+                if rules.base_class_is_constructor:
+                    return base[1]
+        return None
