@@ -20,6 +20,10 @@ the same resolver the database uses, with the export's own rules on top:
   decorator sees the function as its argument; values passed as arguments, stored in
   containers, returned or yielded flow to where they are called, as far as the code makes
   it evident;
+* a repository function handed to a builtin or C library function that calls it
+  (``sorted(xs, key=f)``, ``map(f, xs)``, ``functools.reduce(f, xs)``: the table
+  ``Language.callback_params``) is called by the function handing it over (C code has
+  no frame of its own);
 * builtins are ``<builtin>.name``; code outside ROOT is named by its import path;
   guesses by name alone (`name-unique`, `ambiguous`) are left out;
 * every function, method and lambda of the reachable modules (the entry files' modules
@@ -168,6 +172,12 @@ def export(con, entry_paths: list[str]) -> dict[str, list[str]]:
             # applying @property/@staticmethod/@classmethod and loading a module with
             # require() are not calls of the program's code
             targets = [t for t in targets if t not in _NOT_CALLS]
+            # a repository function handed to a builtin (or a C function of a library)
+            # that calls it, `sorted(xs, key=f)`, is called by the function handing it over
+            for t in list(targets):
+                if t[0] in ("B", "x"):
+                    targets += [c for c in res.passed_callbacks(src, text, line, t[1])
+                                if c not in targets]
             rules = rules_of(m.family(caller))
             _add(graph, names(caller), [_target_name(m, names, t, rules) for t in targets])
             if rules.export_follows_calls:

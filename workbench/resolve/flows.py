@@ -5,7 +5,9 @@ What calling a value runs (`call_target`) and returns (`call_result`, `returns_o
 return and yield rows, else its declared return type), what a container holds
 (`elements_of`: element rows, literals, generators, `*args`, `__iter__`), a function's
 parameters (`params`, parsed once per signature) and their values (`param_values`: an
-annotation, a default, or the arguments passed at the evident call sites, `_arg_flows`).
+annotation, a default, or the arguments passed at the evident call sites, `_arg_flows`),
+and the repository functions a call hands to a builtin that calls them
+(`passed_callbacks`: `sorted(xs, key=f)`, read from `Language.callback_params`).
 
 The methods use the state `Resolver.__init__` sets (`m`, `memo`, `rules`, `read_name`,
 `export`, `param_flow_cap`, `_params`, `_by_sig`) and call the other evaluator methods
@@ -91,6 +93,36 @@ class Flows:
         if t == BUILTIN:
             return self.rules(m.fam.get(scope)).call_builtin(self, v[1], args, scope, depth)
         return set()
+
+    def passed_callbacks(self, src_id: int, text: str, line: int | None, target: str) -> list:
+        """The repository functions handed to `target`, a builtin or external function
+        called as `text` inside symbol `src_id` at `line`, at a parameter it calls
+        (`Language.callback_params`: `sorted(xs, key=f)`, `map(f, xs)`,
+        `functools.reduce(f, xs)`): [(SYM, id)], in the arguments' order. Only arguments that
+        evaluate to something whose call runs in the repository count (not `key=str.lower`);
+        two calls written `text` on one line of one scope share their answers."""
+        m = self.m
+        scope = m.ns(src_id)
+        if scope is None or line is None:
+            return []
+        fam = m.fam.get(scope)
+        slots = self.rules(fam).callback_params.get(target)
+        if not slots:
+            return []
+        last = text.rpartition(".")[2]
+        self.read_name("a:" + last)
+        out: list = []
+        for row in m.arg_rows(last):
+            if row[0] != scope or row[6] != line:
+                continue
+            callee, _, slot = row[2].rpartition("#")
+            if callee != text or slot not in slots:
+                continue
+            for v in ordered(self.binding_values(row, 1)):
+                t = self.call_target(v, fam)
+                if t is not None and t[0] == SYM and t not in out:
+                    out.append(t)
+        return out
 
     def returns_of(self, fn: int, depth: int) -> set:
         """Values function `fn` returns (or yields: a generator is a container)."""

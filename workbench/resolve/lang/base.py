@@ -65,6 +65,12 @@ class Language:
     #: names the language provides everywhere without a definition or an import (Python's
     #: builtins): resolution may look them up with no text of the repository naming them
     builtin_names: frozenset[str] = frozenset()
+    #: functions outside the repository that call what they are handed, by their target
+    #: name (a builtin's, `list.sort`, or an external dotted one: `functools.reduce`) -> the
+    #: parameters they call (a position from 0 as a string, or a keyword); the function
+    #: passing a repository function there is credited with calling it
+    #: (`Flows.passed_callbacks`)
+    callback_params: dict[str, frozenset[str]] = {}
     #: a bare name may call a method of any class (Java's implicit `this`)
     bare_names_reach_methods: bool = False
     #: files of one directory form one package (Java, Go): a change reaches its mates

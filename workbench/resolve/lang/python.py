@@ -23,7 +23,20 @@ def _builtin_names() -> frozenset:
         return frozenset(s for line in fh if (s := line.strip()) and not s.startswith("#"))
 
 
+def _callback_params() -> dict[str, frozenset[str]]:
+    """The builtins and C functions of the standard library that call what they are handed,
+    and through which parameters, from `python_callbacks.txt` (`Language.callback_params`)."""
+    out: dict[str, frozenset[str]] = {}
+    with open(Path(__file__).with_name("python_callbacks.txt"), encoding="utf-8") as fh:
+        for line in fh:
+            parts = line.split("#", 1)[0].split()
+            if len(parts) > 1:
+                out[parts[0]] = frozenset(parts[1:])
+    return out
+
+
 PY_BUILTINS = _builtin_names()
+PY_CALLBACK_PARAMS = _callback_params()
 PY_BUILTIN_TYPES = frozenset(n for n in PY_BUILTINS if isinstance(getattr(_py_builtins, n, None), type))
 #: decorators that leave the decorated function callable as it is written
 PY_VALUE_DECORATORS = frozenset({"property", "staticmethod", "classmethod", "cached_property",
@@ -176,6 +189,7 @@ class Python(Language):
     family = "python"
     languages = ("python",)
     builtin_names = PY_BUILTINS
+    callback_params = PY_CALLBACK_PARAMS
     literal_types = {"list": "list", "list_comprehension": "list", "dictionary": "dict",
                      "dictionary_comprehension": "dict", "set": "set", "set_comprehension": "set",
                      "tuple": "tuple", "string": "str", "concatenated_string": "str",
