@@ -232,7 +232,11 @@ class Flows:
         if p.annotation:
             t = declared_type(p.annotation.strip("'\""))
             if t:
-                vals |= self.instances_of(self.eval_text(outer, t, depth=depth + 1)[0])
+                tv = self.eval_text(outer, t, depth=depth + 1)[0]
+                # `cb: Callable[[], None]` says a function comes in: the call sites say which
+                ftypes = self.rules(m.fam.get(fn)).function_types
+                if not any(v[0] == EXT and v[1] in ftypes for v in tv):
+                    vals |= self.instances_of(tv)
         if not vals:
             if p.default:
                 vals |= {v for v in self.eval_text(outer, p.default, depth=depth + 1)[0]
@@ -283,8 +287,9 @@ class Flows:
                 if tgt != (SYM, fn):
                     continue
                 shift = 0
-                if explicit_self and (cv[0] == BOUND or (cv[0] == SYM and m.kind.get(cv[1]) in CLASS_KINDS)):
-                    shift = 1
+                if explicit_self and (cv[0] == BOUND or (cv[0] == SYM and (
+                        m.kind.get(cv[1]) in CLASS_KINDS or cv[1] in m.classmeth))):
+                    shift = 1             # the receiver, the class or the classmethod's `cls`
                 if pos is not None and (pos + shift < idx if rest else pos + shift != idx):
                     continue
                 if pos is None and rest:

@@ -45,7 +45,9 @@ class Members:
                 if r is None:
                     return set(), None
                 if r[0] == SYM and m.kind.get(r[1]) in VALUE_KINDS:
-                    return self.field_values(r[1], depth), "inferred"
+                    # a class attribute `x = []`, filled by `cls.x.append(v)` / `self.x.append(v)`
+                    filled = self.class_attrs(v[1])[1].get(name, ())
+                    return self.field_values(r[1], depth) | set(filled), "inferred"
                 return {r}, None
             if k in FUNCTION_KINDS and name in self.rules(m.fam.get(v[1])).function_methods:
                 return {v}, None
@@ -116,7 +118,9 @@ class Members:
         if attrs:
             for row in attrs:
                 vals |= self.binding_values(row, depth + 1)
-            vals.update(filled.get(name, ()))   # `self.x = []` filled by `self.x.append(v)`
+        if attrs or (r is not None and r[0] == SYM and m.kind.get(r[1]) in VALUE_KINDS):
+            # `self.x = []`, or a class attribute `x = []`, filled by `self.x.append(v)`
+            vals.update(filled.get(name, ()))
         if r is None or m.kind.get(r[1]) in VALUE_KINDS:
             for base in self.mro(cls):
                 if base[0] == SYM:

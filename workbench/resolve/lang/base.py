@@ -65,6 +65,10 @@ class Language:
     #: names the language provides everywhere without a definition or an import (Python's
     #: builtins): resolution may look them up with no text of the repository naming them
     builtin_names: frozenset[str] = frozenset()
+    #: external types that describe a function, not an instance (`typing.Callable`): a
+    #: parameter annotated with one takes its values from the call sites, as an
+    #: unannotated one does (`Flows.param_values`)
+    function_types: frozenset[str] = frozenset()
     #: functions outside the repository that call what they are handed, by their target
     #: name (a builtin's, `list.sort`, or an external dotted one: `functools.reduce`) -> the
     #: parameters they call (a position from 0 as a string, or a keyword); the function

@@ -190,6 +190,7 @@ class Python(Language):
     languages = ("python",)
     builtin_names = PY_BUILTINS
     callback_params = PY_CALLBACK_PARAMS
+    function_types = frozenset({"typing.Callable", "collections.abc.Callable"})
     literal_types = {"list": "list", "list_comprehension": "list", "dictionary": "dict",
                      "dictionary_comprehension": "dict", "set": "set", "set_comprehension": "set",
                      "tuple": "tuple", "string": "str", "concatenated_string": "str",
