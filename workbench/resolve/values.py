@@ -181,14 +181,15 @@ def annotated_type(sig: str | None) -> str | None:
 
 
 def declared_type(text: str | None) -> str | None:
-    """`*pkg.Store` / `List<Foo>` / `Promise<Bar>` / `Foo[]` -> the base type name written."""
+    """`*pkg.Store` / `List<Foo>` / `Promise<Bar>` / `Optional[Foo]` / `Foo[]` -> the base type
+    name written."""
     if not text:
         return None
     t = text.strip().lstrip("*&").strip()
     t = re.sub(r"^(?:readonly|final|const)\s+", "", t)
-    m = re.match(r"(?:Promise|Optional|Observable)<(.+)>$", t)
+    m = re.match(r"(?:Promise|Optional|Observable)<(.+)>$", t) or re.match(r"(?:typing\.)?Optional\[(.+)\]$", t)
     if m:
-        t = m.group(1)
+        t = m.group(1).strip()
     t = t.split("<", 1)[0].split("[", 1)[0].split("|", 1)[0].strip()
     if not re.fullmatch(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*", t):
         return None

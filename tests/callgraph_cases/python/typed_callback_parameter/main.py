@@ -1,4 +1,4 @@
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 
 class convert_to_response:
@@ -13,6 +13,15 @@ def run_io_loop(func: Callable[[], None]) -> None:
     func()
 
 
+def retry(func: Callable[[], Any], on_error: Optional[Callable[[Exception], None]] = None) -> Any:
+    try:
+        return func()
+    except ValueError as exc:
+        if on_error is not None:
+            on_error(exc)
+        return None
+
+
 def list_buckets(request, url, headers):
     return []
 
@@ -21,6 +30,15 @@ def handshake() -> None:
     pass
 
 
+def connect() -> Any:
+    raise ValueError("refused")
+
+
+def log_error(exc: Exception) -> None:
+    pass
+
+
 view = convert_to_response(list_buckets)
 view("GET")
 run_io_loop(handshake)
+retry(connect, on_error=log_error)
