@@ -184,6 +184,10 @@ class Model:
         self.lazy = not bulk_bindings     # incremental: bindings per file, arguments per callee
         self._lazy_tbl: _BindingRows | None = None     # every row as Arrow: `_lazy_index`
         self._lazy_loaded: set[str] = set()
+        # callee key -> the `name` texts of the argument rows with that key (a superset of
+        # those in the table): known once every row was loaded, kept up to date by
+        # `refresh`; `prefetch` then matches the names instead of computing every row's key
+        self._arg_names: dict[str, tuple[str, ...]] | None = None
         if bulk_bindings:
             self._load_bindings()
 
@@ -416,9 +420,14 @@ class Model:
         complete = self._bind_loaded
         fresh: dict[str, list[tuple]] = defaultdict(list)
         ns = self.ns
+        names = self._arg_names
         for src, kind, name, value, vtype, vid, line, key in zip(
                 c["src_id"], c["kind"], c["name"], c["value"], c["value_type"], c["value_id"], c["line"],
                 c["callee_key"]):
+            if key and names is not None:       # the changed files' names join the index
+                known = names.get(key, ())
+                if name not in known:
+                    names[key] = (*known, name)
             if key and (complete or key in self.args_by_callee):
                 scope = ns(src)
                 if scope is not None:
@@ -492,7 +501,12 @@ class Model:
             self._load_path(path)
 
     def release_bindings(self) -> None:
-        """Let the bindings go (evaluation is over; a later `ensure_bindings` loads them again)."""
+        """Let the bindings go (evaluation is over; a later `ensure_bindings` loads them again).
+        With every row loaded, the argument rows' names by callee key are kept (`_arg_names`,
+        ~3 MB on the standard library): an incremental run's `prefetch` asks for them."""
+        if self._bind_loaded:
+            self._arg_names = {key: tuple({row[2] for row in rows})
+                               for key, rows in self.args_by_callee.items() if rows}
         self._bind_loaded = False
         self.binds = defaultdict(dict)
         self.returns = defaultdict(list)
@@ -638,12 +652,15 @@ class Model:
                 start = end
             return
         if paths:
+            # a semi join on the paths: a third less than a list_contains per row
             c = cols(self.con, """SELECT src_id, kind, name, value, value_type, value_id, line
-                                  FROM bindings WHERE kind <> 'arg' AND list_contains($p, path)
+                                  FROM bindings WHERE kind <> 'arg' AND path IN (SELECT unnest($p::VARCHAR[]))
                                   ORDER BY path, line, rowid""", {"p": paths})
             self._lazy_loaded.update(paths)
             self._add_path_rows(c)
-        if keys:
+        if keys and self._arg_names is not None:
+            self._prefetch_named_args(keys)
+        elif keys:
             # the keys are not empty: the callee's last name as such (no `nullif`), and a
             # semi join on the keys (a third less than `_CALLEE_KEY` in a list_contains)
             c = cols(self.con, f"""SELECT * FROM (
@@ -661,6 +678,27 @@ class Model:
                 if scope is not None:
                     got[key].append((scope, kind, name, value, vtype, vid, line))
             self.args_by_callee.update(got)
+
+    def _prefetch_named_args(self, keys: list[str]) -> None:
+        """The argument rows of calls to `keys`, found by their names (`_arg_names`): every
+        name has one callee key, so the rows whose name is one of the keys' names are exactly
+        the keys' rows, without a regular expression over every argument row (~0.01 s of
+        0.03 s on the standard library). In the order of the bulk load."""
+        names = self._arg_names
+        key_of = {name: key for key in keys for name in names.get(key, ())}
+        got: dict[str, list[tuple]] = {k: [] for k in keys}
+        if key_of:
+            c = cols(self.con, """SELECT src_id, kind, name, value, value_type, value_id, line
+                                  FROM bindings
+                                  WHERE kind = 'arg' AND name IN (SELECT unnest($n::VARCHAR[]))
+                                  ORDER BY path, line, rowid""", {"n": sorted(key_of)})
+            ns = self.ns
+            for src, kind, name, value, vtype, vid, line in zip(
+                    c["src_id"], c["kind"], c["name"], c["value"], c["value_type"], c["value_id"], c["line"]):
+                scope = ns(src)
+                if scope is not None:
+                    got[key_of[name]].append((scope, kind, name, value, vtype, vid, line))
+        self.args_by_callee.update(got)
 
     def _add_path_rows(self, c: dict[str, list]) -> None:
         """Files' bindings rows (no argument rows) as `_add_rows` groups them."""
