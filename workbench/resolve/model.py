@@ -557,8 +557,11 @@ class Model:
         # one string object per distinct text: Arrow hands every row its own copy, and
         # kinds, value types, names and values repeat (half a million rows: ~100 MB)
         one = self._strings.setdefault
-        # line numbers too (a few thousand distinct values, one int object per row otherwise)
+        # line numbers too (a few thousand distinct values, one int object per row otherwise);
+        # each column at a time, in C (None stays None)
         lines = list(map(self._ints.setdefault, lines, lines))
+        kinds, vtypes = list(map(one, kinds, kinds)), list(map(one, vtypes, vtypes))
+        names, values = list(map(one, names, names)), list(map(one, values, values))
         for src, kind, name, value, vtype, vid, line, key in zip(
                 srcs, kinds, names, values, vtypes, vids, lines, keys):
             scope = ns_cache.get(src, -1)
@@ -566,16 +569,12 @@ class Model:
                 scope = ns_cache[src] = ns(src)
             if scope is None:
                 continue
-            kind, vtype = one(kind, kind), one(vtype, vtype)
-            if name is not None:
-                name = one(name, name)
-            if value is not None:
-                value = one(value, value)
             row = (scope, kind, name, value, vtype, vid, line)
             if kind == "arg":
                 if key:
                     args[key].append(row)
-            elif kind in ("assign", "iter", "with", "declare", "param"):
+                continue
+            if kind in ("assign", "iter", "with", "declare", "param"):
                 if name is None:
                     continue
                 if kind == "assign" and "." in name:
@@ -587,23 +586,36 @@ class Model:
                             key2 = "default"
                         self.exports[scope].setdefault(key2, []).append(row)
                     continue
-                _put(binds[scope], name, row)
-            elif kind == "unpack":
-                if name:
-                    _put(binds[scope], name.rpartition("#")[0], row)
+                into = binds[scope]
             elif kind == "element":
-                if name:
-                    _put(elements[scope], name, row)
-            elif kind == "return":
-                returns[scope].append(row)
-            elif kind == "yield":
-                yields[scope].append(row)
-            elif kind == "export_default":
-                self.exports[scope].setdefault("default", []).append(row)
-            elif kind == "export":
-                self.exports[scope].setdefault(name or value, []).append(row)
-            elif kind == "receiver" and name:
-                self.receivers.setdefault((scope, line, name), []).append(value)
+                if not name:
+                    continue
+                into = elements[scope]
+            elif kind == "unpack":
+                if not name:
+                    continue
+                into = binds[scope]
+                name = name.rpartition("#")[0]
+            else:
+                if kind == "return":
+                    returns[scope].append(row)
+                elif kind == "yield":
+                    yields[scope].append(row)
+                elif kind == "export_default":
+                    self.exports[scope].setdefault("default", []).append(row)
+                elif kind == "export":
+                    self.exports[scope].setdefault(name or value, []).append(row)
+                elif kind == "receiver" and name:
+                    self.receivers.setdefault((scope, line, name), []).append(value)
+                continue
+            # `_put`, inline (a call per row cost a tenth of the loop)
+            got = into.get(name)
+            if got is None:
+                into[name] = (row,)
+            elif got.__class__ is tuple:
+                into[name] = [got[0], row]
+            else:
+                got.append(row)
 
     def arg_rows(self, callee_name: str) -> list[tuple]:
         """Argument bindings of calls whose callee's last name is `callee_name`."""
