@@ -77,6 +77,8 @@ def _check_same(kept_model: Model, con) -> None:
         assert list(rows) == list(fresh.args_by_callee.get(key, ())), f"argument rows of {key} differ"
     for key, texts in kept_model.receivers.items():
         assert texts == fresh.receivers.get(key)
+    if kept_model._texts is not None:           # kept texts of unchanged files, made again of changed ones
+        assert kept_model.symbol_texts() == fresh.symbol_texts()
     if kept_model._arg_names is not None:       # every argument row's name under its key
         for key, rows in fresh.args_by_callee.items():
             assert {r[2] for r in rows} <= set(kept_model._arg_names.get(key, ())), key
