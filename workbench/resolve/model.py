@@ -485,8 +485,9 @@ class Model:
         """Path -> the texts of its symbols (name, qualname, signature, decorators joined by
         spaces), one line each: what `deps._fresh` searches for a name in every other file,
         in Python instead of a scan of the symbols table (~9 MB on the standard library,
-        made when first asked - by a full run whose model is kept, at its end - and kept;
-        a refresh makes the changed files' again)."""
+        made when first asked - the indexer has a full run's kept model make them once the
+        run's connection is closed, `kept.settle` - and kept; a refresh makes the changed
+        files' again)."""
         texts = self._texts
         if texts is None:
             texts = self._texts = {}

@@ -238,10 +238,6 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
     token = kept.new_token()
     store.set_meta(con, resolver_version=RESOLVER_VERSION, resolve_token=token)
     kept.put(token, model)
-    if full and kept.KEEP > 0:
-        # what the next runs' `deps._fresh` searches, made now (~0.03 s on the standard
-        # library) rather than in the first incremental run
-        model.symbol_texts()
     if not stats.model_kept and collector_runs():
         # a model built afresh: millions of new objects, all in the collector's youngest
         # generation (it is paused). One full pass now takes the survivors to the oldest;
