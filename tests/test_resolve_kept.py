@@ -77,6 +77,11 @@ def _check_same(kept_model: Model, con) -> None:
         assert list(rows) == list(fresh.args_by_callee.get(key, ())), f"argument rows of {key} differ"
     for key, texts in kept_model.receivers.items():
         assert texts == fresh.receivers.get(key)
+    if kept_model._texts is not None:           # kept texts of unchanged files, made again of changed ones
+        assert kept_model.symbol_texts() == fresh.symbol_texts()
+    if kept_model._arg_names is not None:       # every argument row's name under its key
+        for key, rows in fresh.args_by_callee.items():
+            assert {r[2] for r in rows} <= set(kept_model._arg_names.get(key, ())), key
 
 
 @pytest.fixture
@@ -266,3 +271,19 @@ def test_spans_are_each_files_run_of_the_load_order(tmp_path):
     assert {p: b - a for p, (a, b) in spans.items()} == counts
     assert counts["b.py"] == 4                          # the module, f, K, K.m
     assert max(b for _, b in spans.values()) == len(m._sids)
+
+
+def test_a_full_index_leaves_its_kept_model_with_its_symbol_texts(tmp_path):
+    """The indexer has a full run's kept model make its symbol texts once the run is over
+    (`kept.settle`), and they equal those of a model loaded afresh."""
+    kept.forget()
+    root = tmp_path / "pyshop"
+    shutil.copytree(SAMPLES / "pyshop", root)
+    db = str(tmp_path / "s.duckdb")
+    index(root, db, jobs=1, progress=False)
+    assert kept.kept() == 1
+    model = next(iter(kept._models.values()))
+    assert model._texts is not None
+    with duckdb.connect(db, read_only=True) as con:
+        assert model._texts == Model(con, bulk_bindings=False).symbol_texts()
+    kept.forget()

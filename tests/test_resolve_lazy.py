@@ -2,7 +2,10 @@
 (`Model.prefetch`, `ensure_bindings`, `arg_rows`, from `model._BindingRows`). Whatever it
 loads must equal what a model loading every row at once holds: the same rows, in the same
 order, on the sample repositories, on copied standard-library packages after edits, and
-on a bindings table whose files are not one block of row ids each."""
+on a bindings table whose files are not one block of row ids each. A model that held
+every row once (a full run's, kept) finds argument rows by their names (`_arg_names`):
+the same rows again, also after an edit adds a new call text of a callee another file
+reads the arguments of."""
 from __future__ import annotations
 
 import random
@@ -109,3 +112,80 @@ def test_lazy_bindings_when_a_files_rows_are_not_in_line_order(tmp_path):
             con.execute("INSERT INTO bindings SELECT * FROM _mine ORDER BY line DESC")
         assert not _BindingRows(con, Model._CALLEE_KEY).sorted
         _check_lazy_equals_bulk(con, random.Random(4))
+
+
+def _released(con) -> Model:
+    """A model as a full run keeps it: every row loaded, then let go (the argument rows'
+    names by callee key stay), lazy from then on as a refresh makes it."""
+    m = Model(con, bulk_bindings=True)
+    m.release_bindings()
+    m.lazy = True
+    return m
+
+
+@pytest.mark.parametrize("sample", ["pyshop", "tsapp", "javaservice", "goservice", "rustlib", "cnative"])
+def test_argument_rows_found_by_name_equal_the_bulk_load(tmp_path, sample, monkeypatch):
+    db = str(tmp_path / "s.duckdb")
+    index(SAMPLES / sample, db, jobs=1, progress=False)
+    with duckdb.connect(db) as con:
+        bulk = Model(con, bulk_bindings=True)
+        released = _released(con)
+        keys = _callee_keys(con)
+        # every argument row's name is under its callee key, and nothing else is
+        assert released._arg_names is not None
+        for key in keys:
+            assert sorted(released._arg_names[key]) == sorted({r[2] for r in bulk.args_by_callee[key]}), key
+        assert set(released._arg_names) == {k for k, rows in bulk.args_by_callee.items() if rows}
+        # a prefetch of a few files asks for the keys' rows by name, not by every row's key
+        asked = []
+        named = Model._prefetch_named_args
+        monkeypatch.setattr(Model, "_prefetch_named_args",
+                            lambda self, ks: (asked.append(list(ks)), named(self, ks))[1])
+        rng = random.Random(sample)
+        some = rng.sample(keys, k=max(1, len(keys) // 2)) + ["no_such_callee"]
+        released.prefetch(rng.sample(sorted(released.paths), k=2), some, resolving=1)
+        assert asked == [sorted(some)]
+        assert released._lazy_tbl is None
+        for key in some:
+            assert list(released.args_by_callee[key]) == list(bulk.args_by_callee.get(key, ())), key
+
+
+_B = "def helper(cb):\n    return cb()\n"
+_A = "from b import helper\n\n\ndef one():\n    return 1\n\n\ndef start():\n    return helper(one)\n"
+_A_MORE = ("\nimport b as bee\n\n\ndef two():\n    return 2\n\n\n"
+           "def again():\n    return bee.helper(two)\n")
+
+
+def test_an_edit_adding_a_call_text_a_reader_of_its_arguments_sees(tmp_path, monkeypatch):
+    """A kept model (names of the argument rows known from the full run) and an edit that
+    calls `helper` under a text no row had before (`bee.helper`): the file reading
+    `helper`'s arguments is resolved again, its prefetch finds the new row by its name,
+    and the edges equal a fresh index's (`cb()` now reaches `two` too)."""
+    from drift import differences
+    from workbench.resolve import kept
+    kept.forget()
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "b.py").write_text(_B, encoding="utf-8")
+    (root / "a.py").write_text(_A, encoding="utf-8")
+    db, fresh_db = str(tmp_path / "inc.duckdb"), str(tmp_path / "fresh.duckdb")
+    index(root, db, jobs=1, progress=False)
+    asked = []
+    named = Model._prefetch_named_args
+    monkeypatch.setattr(Model, "_prefetch_named_args",
+                        lambda self, ks: (asked.append(list(ks)), named(self, ks))[1])
+    with open(root / "a.py", "a", encoding="utf-8") as fh:
+        fh.write(_A_MORE)
+    import os
+    st = os.stat(root / "a.py")
+    os.utime(root / "a.py", (st.st_atime, st.st_mtime + 5))
+    report = index(root, db, jobs=1, progress=False)
+    assert report.resolve_stats.model_kept
+    assert any("helper" in ks for ks in asked), asked
+    index(root, fresh_db, jobs=1, progress=False)
+    assert differences(db, fresh_db) == []
+    with duckdb.connect(db) as con:
+        got = con.execute("""SELECT e.dst_qualname, e.candidates FROM edges e
+                             WHERE e.path = 'b.py' AND e.kind = 'calls' AND e.dst_name = 'cb'""").fetchall()
+    assert got and any("two" in repr(r) for r in got), got
+    kept.forget()

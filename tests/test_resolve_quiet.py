@@ -400,3 +400,40 @@ def test_fresh_names_as_parameters_or_as_a_list(tmp_path, monkeypatch, as_list):
         assert fresh(["make_thing_unused"])
     finally:
         con.close()
+
+
+def test_fresh_searching_the_models_symbol_texts_equals_the_table_scan(tmp_path):
+    """`_fresh` given the run's model searches its symbols' texts in Python
+    (`Model.symbol_texts`) instead of scanning the symbols table: the same answer for every
+    identifier of the repository's texts, parts of them and unused names, whichever file
+    is the edited one; names only symbols hold (a module's name, a name only in a
+    signature or a decorator's text) are found, in another file only."""
+    import re
+    from collections import Counter
+
+    from workbench.resolve import deps
+    from workbench.resolve.model import Model
+    root = tmp_path / "repo"
+    _write(root, {**PY, "deco.py": "@register_thing(keyword_only_in_deco=1)\ndef decorated():\n    return 1\n",
+                  "zzsolo.py": "def typed(x: 'OnlyInSignature' = 3):\n    return x\n"})
+    db = str(tmp_path / "db.duckdb")
+    index(root, db, jobs=1, progress=False)
+    con = duckdb.connect(db, read_only=True)
+    try:
+        m = Model(con, bulk_bindings=False)
+        texts = [t for row in con.execute("""SELECT name, qualname, signature, array_to_string(decorators, ' ')
+                                             FROM symbols""").fetchall() for t in row if t]
+        words = sorted({w for t in texts for w in re.findall(r"[^\W\d]\w*", t)})
+        names = words + [w[: len(w) // 2] for w in words if len(w) > 3] + ["brand_new_unused", "zz_nowhere"]
+        assert {"zzsolo", "OnlyInSignature", "keyword_only_in_deco"} <= set(names)
+        for path in ("lib.py", "zzsolo.py", "deco.py"):
+            for name in names:
+                scan = deps._fresh(con, path, {name}, Counter())
+                assert deps._fresh(con, path, {name}, Counter(), m) == scan, (path, name)
+        for name in ("zzsolo", "OnlyInSignature", "keyword_only_in_deco"):
+            assert not deps._fresh(con, "lib.py", {name}, Counter(), m), name
+        assert deps._fresh(con, "zzsolo.py", {"OnlyInSignature"}, Counter(), m)
+        assert deps._fresh(con, "deco.py", {"keyword_only_in_deco"}, Counter(), m)
+        assert m._texts is not None and "lib.py" in m._texts
+    finally:
+        con.close()

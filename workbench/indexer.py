@@ -471,6 +471,9 @@ def index(root: str | os.PathLike, db: str | None = None, *, jobs: int | None = 
     else:
         with write_index(db, wait=wait, in_place=short_run) as con:
             report = run(con)
+    if report.resolve_stats is not None and report.resolve_stats.full:
+        from .resolve import kept
+        kept.settle()       # the kept model's texts, after the run's peak (its connection closed)
     report.seconds = time.perf_counter() - t0
     return report
 

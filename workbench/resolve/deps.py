@@ -232,7 +232,7 @@ def quiet(con, before: dict[str, Counter], m: Model) -> set[str]:
         handles = _added_handles(old, after.get(path, Counter()))
         if handles is None:
             continue
-        if handles and not _fresh(con, path, handles, old):
+        if handles and not _fresh(con, path, handles, old, m):
             continue
         out.add(path)
     return out
@@ -296,10 +296,12 @@ def implicit_names() -> frozenset:
     return _IMPLICIT
 
 
-def _fresh(con, path: str, handles: set[str], old: Counter) -> bool:
+def _fresh(con, path: str, handles: set[str], old: Counter, m: Model | None = None) -> bool:
     """Whether no name of `handles` is one resolution looks up by itself
     (`implicit_names`), and no text resolution reads, in any other file, holds one of
-    them, nor any row the edited file had before."""
+    them, nor any row the edited file had before. `m`: the model of the run (refreshed),
+    whose symbols' texts are searched in Python (`Model.symbol_texts`) rather than
+    scanned for in the symbols table."""
     special = implicit_names()
     if any(h in special or (h.startswith("__") and h.endswith("__")) for h in handles):
         return False
@@ -320,9 +322,14 @@ def _fresh(con, path: str, handles: set[str], old: Counter) -> bool:
         return " OR ".join(f"contains({c}, h.n)" for c in cols)
 
     handles_from = "" if few else ", (SELECT unnest($n::VARCHAR[]) AS n) h"
+    symbols = [("symbols", "", ("name", "qualname", "signature", "array_to_string(decorators, ' ')"))]
+    if m is not None:                   # names are identifiers: no match spans two lines
+        if any(h in text for p, text in m.symbol_texts().items() if p != path for h in names):
+            return False
+        symbols = []
     # table by table, each stopping at its first hit (a name in use is found at once)
     for table, where, cols in (
-            ("symbols", "", ("name", "qualname", "signature", "array_to_string(decorators, ' ')")),
+            *symbols,
             ("imports", "", ("module", "name", "alias")),
             ("edges", f"AND kind IN {_EDGE_KINDS}", ("dst_name",)),
             ("bindings", "", ("name", "value", "value_type"))):
@@ -428,6 +435,10 @@ def write(con, m: Model, reads: dict[str, tuple[int, set]], full: bool) -> None:
     by_bit = sorted(m.file_index.items(), key=lambda kv: kv[1])
     names_of_bits = [p for p, _ in by_bit]
     prov = provides(con, m, paths)
+    if full:
+        # every file's tokens, kept in the model for nothing: the next run's refresh starts
+        # `ext` afresh, and letting ~5,000 files' go there cost that run ~7 ms
+        m.ext.pop("deps.provides", None)
     files_col, names_col, prov_col = [], [], []
     for p in paths:
         bits, names = reads[p]
