@@ -560,7 +560,7 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
         if resolve:
             from .resolve import resolve_edges
             report.resolve_stats = resolve_edges(con, report.changed_paths, progress=progress, before=before,
-                                                 processes=_resolve_processes(jobs))
+                                                 processes=_resolve_processes(jobs), private=private)
         elif stale_ids:                 # rows were replaced or removed: unbind what pointed there
             _unbind_stale(con)
         elif report.changed_paths:      # only additions: nothing can point at a removed symbol

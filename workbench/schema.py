@@ -135,7 +135,12 @@ def arrow_schema(table: str) -> pa.Schema:
     return pa.schema([(c.name, _ARROW[c.type]) for c in _table(table)])
 
 
-def _create(table: str) -> str:
+def create_sql(table: str, name: str | None = None) -> str:
+    """The CREATE TABLE statement of `table`, or of a table `name` with its columns."""
+    return _create(table, name)
+
+
+def _create(table: str, name: str | None = None) -> str:
     cols = _table(table)
     lines = []
     for i, c in enumerate(cols):
@@ -144,7 +149,7 @@ def _create(table: str) -> str:
         comma = "," if i < len(cols) - 1 else ""
         note = f"  -- {c.note}" if c.note else ""
         lines.append(f"    {c.name} {c.type}{pk}{nn}{comma}{note}")
-    return f"CREATE TABLE IF NOT EXISTS {table} (\n" + "\n".join(lines) + "\n);"
+    return f"CREATE TABLE IF NOT EXISTS {name or table} (\n" + "\n".join(lines) + "\n);"
 
 
 DDL = "\n".join(_create(t) for t in TABLES)

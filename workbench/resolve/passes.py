@@ -4,8 +4,11 @@
 and `candidates`, `imports.resolved_path` and `call_candidates`. Resolution works on the
 whole set at once: the needed columns are loaded into a `Model`, every edge is evaluated
 by a `Resolver` (the edges read from the table a part at a time, in path order), and only
-changed rows are written back, kept as Arrow tables meanwhile, with an `UPDATE ... FROM`
-per table.
+changed rows are written back, kept as Arrow tables meanwhile: a full run writes the
+edges table anew in one pass and swaps it in (`_rebuild_edges`), an incremental one uses
+an `UPDATE ... FROM` per table. (An `UPDATE` that sets the list column `candidates` writes
+whole new row versions; over every edge, the old ones stayed in the file as free blocks,
+a third of the database of the standard library.)
 
 Incremental runs (`changed_paths` given) re-resolve the edges of the changed files, the
 edges that pointed into them (their `dst_id` no longer exists and no single symbol has
@@ -39,7 +42,7 @@ from dataclasses import dataclass, field
 
 import pyarrow as pa
 
-from .. import store
+from .. import schema, store
 from ..gcpause import collector_runs, gc_paused, release_unused_memory
 from ..versions import resolver_version
 from .evaluate import Resolver
@@ -161,7 +164,7 @@ def _import_target_text(module: str | None, name: str | None) -> str:
 
 def resolve_edges(con, changed_paths=None, *, full: bool | None = None,
                   progress: bool = False, before: deps.Before | None = None,
-                  processes: int | None = None) -> ResolveStats:
+                  processes: int | None = None, private: bool = False) -> ResolveStats:
     """Resolve calls/imports/inherits/implements edges and imports.resolved_path.
 
     `changed_paths=None` (or a database never resolved by this version) resolves
@@ -172,18 +175,22 @@ def resolve_edges(con, changed_paths=None, *, full: bool | None = None,
     rows): the files that read one of them are left alone when its edit added only what no
     other file can reach (`deps.quiet`), and what is gone is looked up by id.
     `processes`: at most this many processes evaluate a full run's edges (default: 2 on a
-    machine with 2 cores or more; see `PARALLEL_MIN_EDGES`).
+    machine with 2 cores or more; see `PARALLEL_MIN_EDGES`). `private`: nobody else can
+    open the database before the run ends (a new file or a snapshot, `snapshot.is_private`;
+    a failed run discards it): a full run may then commit part-way (after writing the edges
+    table anew, to let its old blocks be reused by the rows written after it).
     """
     with gc_paused():                 # millions of small tuples, no cycles: skip the collector
         return _resolve_edges(con, changed_paths, full, progress, before,
-                              processes if processes is not None else min(2, os.cpu_count() or 1))
+                              processes if processes is not None else min(2, os.cpu_count() or 1), private)
 
 
 PROGRESS_MIN_EDGES = 20_000
 
 
 def _resolve_edges(con, changed_paths, full, progress: bool = False,
-                   before: deps.Before | None = None, processes: int | None = None) -> ResolveStats:
+                   before: deps.Before | None = None, processes: int | None = None,
+                   private: bool = False) -> ResolveStats:
     t0 = time.perf_counter()
     stats = ResolveStats()
     version = store.get_meta(con, "resolver_version")
@@ -224,7 +231,15 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
     stats.files = len(reads)
     stats.edges = rows.n
     stats.by_resolution = rows.by_resolution
-    stats.updated = _write_back(con, rows, imp_rows)
+    stats.updated = _write_back(con, rows, imp_rows, rebuild=full)
+    if full and private and stats.updated >= _WRITE_BATCH:
+        # the old edges table's blocks become free at a checkpoint: taken now, before the
+        # candidates, dependencies and meta rows are written, those go into them instead of
+        # growing the file (the database file of the standard library: ~6 MB less)
+        store.run(con, "COMMIT")
+        store.run(con, "CHECKPOINT")
+        store.run(con, "BEGIN TRANSACTION")
+        release_unused_memory()
     if full:
         release_unused_memory()     # the update's join, before the candidates' join
         _write_candidates(con)
@@ -808,11 +823,15 @@ _WRITE_BATCH = 50_000
 _EDGE_PART = 25_000             # edges read from the table at a time (`_resolve_set`)
 
 
-def _write_back(con, rows: _Rows, imp_rows: tuple[array, list]) -> int:
-    """Write the changed edge rows (`_Rows.tables`, a smaller join each; a target's
-    qualname from `symbols`) and the imports rows whose resolved path changed (row ids,
-    paths); returns how many rows."""
+def _write_back(con, rows: _Rows, imp_rows: tuple[array, list], rebuild: bool = False) -> int:
+    """Write the changed edge rows (`_Rows.tables`; a target's qualname from `symbols`)
+    and the imports rows whose resolved path changed (row ids, paths); returns how many
+    rows. The edge rows go in with an `UPDATE` per table (a smaller join each), or, with
+    `rebuild` (a full run: most rows change), into the edges table written anew
+    (`_rebuild_edges`)."""
     n = 0
+    if rebuild and rows.tables:
+        n = _rebuild_edges(con, rows)
     while rows.tables:
         tbl = rows.tables.pop(0)
         store.run_over(con, tbl, """
@@ -833,6 +852,40 @@ def _write_back(con, rows: _Rows, imp_rows: tuple[array, list]) -> int:
                                     FROM _wb_rows t WHERE imports.rowid = t.rid""")
         n += len(rids)
     return n
+
+
+def _rebuild_edges(con, rows: _Rows) -> int:
+    """The edges table written anew with the changed rows (`rows.tables`, let go) in place
+    of theirs, in one pass (the old table left join the changed rows, a target's qualname
+    from `symbols`), then swapped in under the old name: the same columns, constraints and
+    rows as the `UPDATE` would leave. Returns how many rows changed."""
+    tbl = pa.concat_tables(rows.tables)
+    rows.tables.clear()
+    cols = schema.columns("edges")
+    new = {"dst_id": "t.dst_id", "dst_qualname": "coalesce(t.dst_qualname, s.qualname)",
+           "resolution": "t.resolution", "candidates": "t.candidates"}
+    pick = ", ".join(f"CASE WHEN t.edge_id IS NULL THEN e.{c} ELSE {new[c]} END" if c in new else f"e.{c}"
+                     for c in cols)
+    # one thread, and each row group written out as it fills: else DuckDB buffers up to
+    # five row groups per thread (the whole table of the standard library, ~60 MB more at
+    # the write, next to the resolver's model)
+    saved = store.one(con, "SELECT current_setting('threads'), current_setting('write_buffer_row_group_count')")
+    store.run(con, "SET threads = 1")
+    store.run(con, "SET write_buffer_row_group_count = 1")
+    try:
+        store.run(con, "DROP TABLE IF EXISTS _wb_edges")
+        store.run(con, schema.create_sql("edges", "_wb_edges"))
+        store.run_over(con, tbl, f"""
+            INSERT INTO _wb_edges
+            SELECT {pick}
+            FROM edges e LEFT JOIN _wb_rows t ON t.edge_id = e.edge_id
+            LEFT JOIN symbols s ON s.symbol_id = t.dst_id""")
+    finally:
+        store.run(con, f"SET threads = {int(saved[0])}")
+        store.run(con, f"SET write_buffer_row_group_count = {int(saved[1])}")
+    store.run(con, "DROP TABLE edges")
+    store.run(con, "ALTER TABLE _wb_edges RENAME TO edges")
+    return tbl.num_rows
 
 
 __all__ = ["resolve_edges", "resolve_import", "ResolveStats", "RESOLUTIONS", "RESOLVER_VERSION"]
