@@ -1,5 +1,5 @@
 """A model built for an incremental run loads bindings per file and argument rows per callee
-(`Model.prefetch`, `ensure_bindings`, `arg_rows`, from `model._BindingRows`). Whatever it
+(`Model.prefetch`, `ensure_bindings`, `arg_rows`, from `lazy._BindingRows`). Whatever it
 loads must equal what a model loading every row at once holds: the same rows, in the same
 order, on the sample repositories, on copied standard-library packages after edits, and
 on a bindings table whose files are not one block of row ids each. A model that held
@@ -86,7 +86,7 @@ def test_lazy_bindings_equal_the_bulk_load_after_stdlib_edits(tmp_path):
 def test_lazy_bindings_when_a_file_is_not_one_block_of_rows(tmp_path):
     """A file whose rows are split (a row appended after other files' rows): the rows are
     read sorted instead, and still equal the bulk load."""
-    from workbench.resolve.model import _BindingRows
+    from workbench.resolve.lazy import _BindingRows
     db = str(tmp_path / "p.duckdb")
     index(SAMPLES / "pyshop", db, jobs=1, progress=False)
     with duckdb.connect(db) as con:
@@ -101,7 +101,7 @@ def test_lazy_bindings_when_a_file_is_not_one_block_of_rows(tmp_path):
 def test_lazy_bindings_when_a_files_rows_are_not_in_line_order(tmp_path):
     """One block of row ids per file, but a file's rows stored last line first: each file's
     rows are put in line order when loaded, as the bulk load orders them."""
-    from workbench.resolve.model import _BindingRows
+    from workbench.resolve.lazy import _BindingRows
     db = str(tmp_path / "r.duckdb")
     index(SAMPLES / "pyshop", db, jobs=1, progress=False)
     with duckdb.connect(db) as con:

@@ -1,7 +1,7 @@
 """How a full resolution holds its work out of Python objects: edges read from the table
 in parts (`passes._EDGE_PART`), the changed rows kept as Arrow tables (`passes._Rows`),
 what each file read packed into one buffer (`passes._Reads`), bindings bound once held
-as 1-tuples (`model._put`). None of it may change a row: the tables equal those of a
+as 1-tuples (`bindings._put`). None of it may change a row: the tables equal those of a
 run that reads every edge at once and writes one batch."""
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from drift import copy_stdlib, mutate, rows
 from workbench.indexer import index
 from workbench.resolve import passes
-from workbench.resolve.model import _put
+from workbench.resolve.bindings import _put
 
 _TABLES = {
     "edges": """SELECT e.path, s.qualname, e.kind, e.dst_name, e.line, e.resolution, e.dst_qualname,

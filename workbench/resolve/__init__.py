@@ -5,7 +5,11 @@ nothing is re-parsed. The package is a language-neutral core and one module per 
 family:
 
 =================  =====================================================================
-`model`            what resolution reads from the tables, as Python indexes
+`model`            what resolution reads from the tables, as Python indexes (`Model`)
+`bindings`         the model's bindings rows by scope, argument rows by callee (`Bindings`)
+`lazy`             the model's rows in incremental runs, as evaluation reaches them
+`refresh`          a kept model brought up to date after a re-index (`Refresh`)
+`columns`          query results as lists by column, as the model holds them
 `kept`             models kept in the process between runs (refreshed, not loaded again)
 `values`           the values the evaluator computes with (typed tags), parameters
 `exprs`            expressions as written cut into chains, alternatives and literals

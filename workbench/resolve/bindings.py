@@ -1,0 +1,175 @@
+"""The bindings rows as the resolver's model groups them: `Bindings`, a mixin of
+`model.Model` (see that module's doc).
+
+The `bindings` table (assignments, arguments, returns, yields, elements, exports, receivers,
+...) grouped by scope into the model's indexes (`binds`, `returns`, `yields`, `elements`,
+`attr_binds`, `exports`, `receivers`) and argument rows by callee key (`args_by_callee`,
+`arg_rows`): all of them in one query in full runs (`_load_bindings`, `_add_rows`), or per
+file and per callee in incremental runs (`ensure_bindings` asks `lazy` for them); and let
+go after evaluation (`release_bindings`). A name's rows are a 1-tuple while it is bound
+once (`_put`).
+
+The methods use the state `Model._init_bindings` sets and call the other methods of the
+model through `self`; this module imports neither the model nor any language module.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+
+from ..gcpause import release_unused_memory
+
+
+class Bindings:
+    """Bindings rows grouped by scope, argument rows by callee: methods of `model.Model`."""
+
+    # ------------------------------------------------------------ bindings
+    def ensure_bindings(self, path: str | None) -> None:
+        """The bindings of `path`: all of them once, in bulk (see `_load_bindings`), or in
+        incremental runs only those of the files evaluation reaches (`_load_path`)."""
+        if self._bind_loaded:
+            return
+        if not self.lazy:
+            self._load_bindings()
+        elif path is not None and path not in self._lazy_loaded:
+            self._load_path(path)
+
+    def release_bindings(self) -> None:
+        """Let the bindings go (evaluation is over; a later `ensure_bindings` loads them again).
+        With every row loaded, the argument rows' names by callee key are kept (`_arg_names`,
+        ~3 MB on the standard library): an incremental run's `prefetch` asks for them."""
+        if self._bind_loaded:
+            self._arg_names = {key: tuple({row[2] for row in rows})
+                               for key, rows in self.args_by_callee.items() if rows}
+        self._bind_loaded = False
+        self.binds = defaultdict(dict)
+        self.returns = defaultdict(list)
+        self.yields = defaultdict(list)
+        self.elements = defaultdict(dict)
+        self.attr_binds = defaultdict(list)
+        self.exports = defaultdict(dict)
+        self.receivers = {}
+        self.args_by_callee = defaultdict(list)
+        self._strings, self._ints = {}, {}
+        self._lazy_tbl = None
+        self._lazy_loaded = set()
+        release_unused_memory()         # what the bindings took, for the writes that follow
+
+    # the callee's last name, computed by DuckDB (`self.items.append#0` -> `append`)
+    _ARG_KEY = "regexp_extract(name, '([A-Za-z_$][A-Za-z0-9_$]*)[^A-Za-z0-9_$#]*#[^#]*$', 1)"
+    _CALLEE_KEY = f"CASE WHEN kind = 'arg' THEN nullif({_ARG_KEY}, '') END"
+
+    def _load_bindings(self) -> None:
+        """All bindings, grouped by scope (one query; ~0.5 s for the standard library)."""
+        if self._bind_loaded:
+            return
+        tbl = self.con.sql(f"""SELECT src_id, kind, name, value, value_type, value_id, line,
+                                      {self._CALLEE_KEY} AS callee_key
+                               FROM bindings ORDER BY path, line, rowid""").to_arrow_table()
+        # the pages DuckDB's sort freed (~100 MB on the standard library), before the rows
+        # become Python objects next to the Arrow copy
+        release_unused_memory()
+        self._bind_loaded = True
+        self.args_by_callee = defaultdict(list)
+        # batch by batch: Python lists of every column at once would double the peak memory
+        for batch in tbl.to_batches(max_chunksize=self._BATCH):
+            self._add_rows(*(batch.column(i).to_pylist() for i in range(batch.num_columns)))
+            del batch
+        del tbl
+        # every row is in: the texts' index (~7 MB on the standard library) has done its job
+        self._strings, self._ints = {}, {}
+        release_unused_memory()         # the Arrow copy, before evaluation fills the memo
+
+    _BATCH = 50_000
+
+
+    def _add_rows(self, srcs, kinds, names, values, vtypes, vids, lines, keys) -> None:
+        """Group bindings rows (in `path, line` order) by scope; `arg` rows by callee key."""
+        ns_cache: dict = {}
+        ns = self.ns
+        binds, elements, returns, yields = self.binds, self.elements, self.returns, self.yields
+        args = self.args_by_callee
+        # one string object per distinct text: Arrow hands every row its own copy, and
+        # kinds, value types, names and values repeat (half a million rows: ~100 MB)
+        one = self._strings.setdefault
+        # line numbers too (a few thousand distinct values, one int object per row otherwise);
+        # each column at a time, in C (None stays None)
+        lines = list(map(self._ints.setdefault, lines, lines))
+        kinds, vtypes = list(map(one, kinds, kinds)), list(map(one, vtypes, vtypes))
+        names, values = list(map(one, names, names)), list(map(one, values, values))
+        for src, kind, name, value, vtype, vid, line, key in zip(
+                srcs, kinds, names, values, vtypes, vids, lines, keys):
+            scope = ns_cache.get(src, -1)
+            if scope == -1:
+                scope = ns_cache[src] = ns(src)
+            if scope is None:
+                continue
+            row = (scope, kind, name, value, vtype, vid, line)
+            if kind == "arg":
+                if key:
+                    args[key].append(row)
+                continue
+            if kind in ("assign", "iter", "with", "declare", "param"):
+                if name is None:
+                    continue
+                if kind == "assign" and "." in name:
+                    head, _, rest = name.partition(".")
+                    self.attr_binds[scope].append((head, rest, row))
+                    if head in ("module", "exports") and self.kind.get(scope) == "module":
+                        key2 = rest[len("exports."):] if rest.startswith("exports.") else rest
+                        if rest == "exports":
+                            key2 = "default"
+                        self.exports[scope].setdefault(key2, []).append(row)
+                    continue
+                into = binds[scope]
+            elif kind == "element":
+                if not name:
+                    continue
+                into = elements[scope]
+            elif kind == "unpack":
+                if not name:
+                    continue
+                into = binds[scope]
+                name = name.rpartition("#")[0]
+            else:
+                if kind == "return":
+                    returns[scope].append(row)
+                elif kind == "yield":
+                    yields[scope].append(row)
+                elif kind == "export_default":
+                    self.exports[scope].setdefault("default", []).append(row)
+                elif kind == "export":
+                    self.exports[scope].setdefault(name or value, []).append(row)
+                elif kind == "receiver" and name:
+                    self.receivers.setdefault((scope, line, name), []).append(value)
+                continue
+            # `_put`, inline (a call per row cost a tenth of the loop)
+            got = into.get(name)
+            if got is None:
+                into[name] = (row,)
+            elif got.__class__ is tuple:
+                into[name] = [got[0], row]
+            else:
+                got.append(row)
+
+    def arg_rows(self, callee_name: str) -> list[tuple]:
+        """Argument bindings of calls whose callee's last name is `callee_name`."""
+        if self.lazy and not self._bind_loaded:
+            got = self.args_by_callee.get(callee_name)
+            if got is None:
+                got = self.args_by_callee[callee_name] = self._load_args(callee_name)
+            return got
+        self.ensure_bindings(None)
+        return self.args_by_callee.get(callee_name, ())
+
+
+def _put(rows_by_name: dict, name: str, row: tuple) -> None:
+    """Add `row` to the rows of `name`: a tuple while it is the only one, then a list (most
+    names are bound once: a 1-tuple takes half the memory of a list, ~8 MB on the standard
+    library). Readers only iterate over them."""
+    got = rows_by_name.get(name)
+    if got is None:
+        rows_by_name[name] = (row,)
+    elif got.__class__ is tuple:
+        rows_by_name[name] = [got[0], row]
+    else:
+        got.append(row)

@@ -1,0 +1,272 @@
+"""A kept model brought up to date after an incremental run's re-index: `Refresh`, a mixin
+of `model.Model` (see that module's doc, and `kept` for the models kept between runs).
+
+`refresh` reads the changed files' symbols again and puts them in the load order; the
+derived indexes are patched (`_derive_changed`: children, names, each family's indexes
+through `Language.refresh`, imports `_refresh_imports`, written bases `_refresh_bases`),
+or derived again where a family attaches members across files; the changed files'
+bindings rows are swapped in (`_swap_bindings`). The result equals a model loaded afresh.
+
+The methods use the state `Model.__init__` sets and call the other methods of the model
+through `self`; this module imports neither the model nor any language module (the
+families through the registry, `lang`).
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+
+from ..languages import SPECS
+from .columns import _interned, cols
+from .kinds import CALL_TARGET_KINDS
+from .lang import FAMILIES
+from .values import patch_rank
+
+
+class Refresh:
+    """A kept model brought up to date with the tables: methods of `model.Model`."""
+
+    # ------------------------------------------------------------ kept between runs
+    def refresh(self, con, changed) -> None:
+        """Bring a model built by an earlier run up to date with the tables, after the
+        files `changed` were re-indexed (their rows replaced; no file added or removed,
+        the same files skipped: an incremental run). Reads only the changed files' rows
+        again (and the imports table's row ids and resolved paths); the derived indexes are
+        patched (`_derive_changed`), or derived again where a family attaches members
+        across files. Evaluation state (`fallback_cache`, families' caches in `ext`)
+        starts afresh.
+
+        The result equals `Model(con)` for what evaluation reads, bindings included: those
+        loaded before stay loaded, the changed files' rows are swapped in (`_swap_bindings`)."""
+        self.con = con
+        changed = sorted(set(changed) & self.paths)
+        old = self.symbols_in(changed)
+        s = cols(con, f"""SELECT {self._SYMBOL_COLS}, s.decorators FROM symbols s
+                          WHERE list_contains($p, s.path) ORDER BY s.path, s.symbol_id""", {"p": changed})
+        for c in ("path", "language", "kind", "name"):
+            s[c] = _interned(s[c])
+        new, npaths = s["symbol_id"], s["path"]
+        gone = [(i, self.kind.get(i), self.name.get(i), self.parent.get(i), self.fam.get(i), self.path.get(i))
+                for i in old]
+        for table in (self.kind, self.name, self.qual, self.parent, self.path, self.sig, self.line,
+                      self.fam, self.bit_of, self.decos):
+            for i in old:
+                table.pop(i, None)
+        self.declarations.difference_update(old)
+        self.kind.update(zip(new, s["kind"]))
+        self.name.update(zip(new, s["name"]))
+        self.qual.update(zip(new, s["qualname"]))
+        self.parent.update(zip(new, s["parent_id"]))
+        self.path.update(zip(new, npaths))
+        self.sig.update(zip(new, s["signature"]))
+        self.line.update(zip(new, s["start_line"]))
+        self.declarations.update(i for i, d in zip(new, s["is_declaration"]) if d)
+        self.decos.update((i, d) for i, d in zip(new, s["decorators"]) if d)
+        self.fam.update(zip(new, self._families(s["language"])))
+        self.bit_of.update(zip(new, map(self._bits.__getitem__, npaths)))
+        # the columns in path order again: unchanged files' spans, the new rows in their place
+        spans = self._spans()
+        mine: dict[str, list[int]] = defaultdict(list)
+        for i, p in zip(new, npaths):
+            mine[p].append(i)
+        # the first place of the load order a changed file held or holds now: the places
+        # before it keep their symbols (`values.patch_rank`)
+        first = min([spans[p][0] for p in changed if p in spans], default=len(self._sids))
+        sids, spaths, new_spans = [], [], {}
+        for p in sorted(spans.keys() - set(changed) | mine.keys()):
+            got = mine.get(p)
+            start = len(sids)
+            if got is None:
+                a, b = spans[p]
+                sids.extend(self._sids[a:b])
+                spaths.extend(self._spaths[a:b])
+            else:
+                sids.extend(got)
+                spaths.extend([p] * len(got))
+            new_spans[p] = (start, len(sids))
+        self._sids, self._spaths, self._path_spans = sids, spaths, new_spans
+        # a C++ function defined out of line turns `method` or `function` as declarations
+        # elsewhere come and go (`indexer._mark_out_of_line_methods`): kinds read again
+        ool = sorted({lang for lang in self._fam_of if lang in SPECS and SPECS[lang].out_of_line_methods})
+        if ool:
+            k = cols(con, """SELECT symbol_id, kind FROM symbols
+                             WHERE list_contains($l, language) AND kind IN ('function', 'method')""",
+                     {"l": ool})
+            self.kind.update(zip(k["symbol_id"], _interned(k["kind"])))
+        if any(FAMILIES[f].prepare_adds_members for f in set(self._fam_of.values()) if f in FAMILIES):
+            self._derive()              # Go, Rust: members attached across files, computed again
+        else:
+            self._derive_changed(gone, new, changed, min([first, *(new_spans[p][0] for p in mine)]))
+        self.fallback_cache = {}
+        if self._texts is not None:
+            for path in changed:
+                self._texts.pop(path, None)
+        self._swap_bindings(set(old), changed)
+
+    def _derive_changed(self, gone: list[tuple], new: list[int], changed: list[str],
+                        first: int = 0) -> None:
+        """`_derive` for a refresh: the derived indexes patched where the changed files'
+        symbols were (`gone`: id, kind, name, parent, family, path) and are now (`new`),
+        each list kept in the load order (`first`: the first place in it that changed).
+        Only for families whose `prepare` adds nothing to the model's own indexes."""
+        sids = self._sids
+        # the canonical places before `first` stand (the same symbols there), the rest move
+        patch_rank(getattr(self, "_rank_owner", None), sids, first, [g[0] for g in gone])
+        prank = {p: i for i, p in enumerate(self._path_spans)}
+        path_of = self.path
+
+        def by_path(i):
+            return prank[path_of[i]]
+
+        old = {g[0] for g in gone}
+        children, by_name, file_module = self.children, self.by_name, self.file_module
+        touched_names = set()
+        for i, k, n, p, f, path in gone:
+            children.pop(i, None)
+            if p is None:
+                if k == "module" and file_module.get(path) == i:
+                    del file_module[path]
+                continue
+            if k in CALL_TARGET_KINDS:
+                lst = by_name.get((f, n))
+                if lst is not None and i in lst:
+                    lst.remove(i)
+                    touched_names.add((f, n))
+            if p not in old:                    # a parent in another file (none today)
+                lst = children.get(p, {}).get(n)
+                if lst is not None and i in lst:
+                    lst.remove(i)
+        kind, name, parent, fam = self.kind, self.name, self.parent, self.fam
+        for i in new:
+            k, n, p, f = kind[i], name[i], parent[i], fam[i]
+            if p is None:
+                if k == "module":
+                    file_module[path_of[i]] = i
+                continue
+            if k in CALL_TARGET_KINDS:
+                by_name[(f, n)].append(i)
+                touched_names.add((f, n))
+            kids = children[p]
+            got = kids.get(n)
+            if got is None:
+                kids[n] = [i]
+            else:
+                got.append(i)
+        for key in touched_names:
+            lst = by_name.get(key)
+            if not lst:
+                by_name.pop(key, None)
+            else:
+                lst.sort(key=by_path)           # stable: ids within a file stay in order
+        self._by_qual = None
+        old_ext, self.ext = self.ext, {}
+        for rules in FAMILIES.values():
+            rules.refresh(self, old_ext, gone, new)
+        self._refresh_imports(changed, old)
+        self._refresh_bases(changed, old, by_path)
+
+    def _refresh_imports(self, changed: list[str], old: set[int]) -> None:
+        """The imports rows again, in table order: the kept rows of unchanged files (their
+        row ids and resolved paths read again), the changed files' rows new. Loaded in full
+        when the table's order is not the one expected."""
+        chg = set(changed)
+        t = cols(self.con, "SELECT rowid AS rid, path, line, resolved_path FROM imports")
+        fresh = cols(self.con, """SELECT rowid AS rid, path, src_id, module, name, alias, line, resolved_path
+                                  FROM imports WHERE list_contains($p, path)""", {"p": changed})
+        fresh_rows = iter([dict(zip(fresh.keys(), row)) for row in zip(*fresh.values())] if fresh else [])
+        kept = iter([r for r in self.imports if r["path"] not in chg])
+        rows, added = [], []
+        for rid, path, line, rpath in zip(t["rid"], t["path"], t["line"], t["resolved_path"]):
+            r = next(fresh_rows if path in chg else kept, None)
+            if r is None or r["path"] != path or r["line"] != line:
+                self._load_imports()            # not the order expected: everything again
+                return
+            if path in chg:
+                added.append(r)
+            else:
+                r["rid"], r["resolved_path"] = rid, rpath
+            rows.append(r)
+        if next(kept, None) is not None or next(fresh_rows, None) is not None:
+            self._load_imports()
+            return
+        self.imports = rows
+        for table in (self.imports_by_scope, self.star_imports):
+            for i in old:
+                table.pop(i, None)
+        self._bind_imports(added)
+
+    def _refresh_bases(self, changed: list[str], old: set[int], by_path) -> None:
+        touched = set()
+        for i in old:
+            for dst in self.bases_written.pop(i, ()):
+                last = dst.rsplit(".", 1)[-1]
+                lst = self.subclasses_written.get(last)
+                if lst is not None and i in lst:
+                    lst.remove(i)
+                    touched.add(last)
+        inh = cols(self.con, """SELECT src_id, dst_name FROM edges
+                                WHERE kind IN ('inherits', 'implements') AND list_contains($p, path)
+                                ORDER BY path, edge_id""", {"p": changed})
+        for src, dst in zip(inh["src_id"], inh["dst_name"]):
+            self.bases_written[src].append(dst)
+            last = dst.rsplit(".", 1)[-1]
+            self.subclasses_written[last].append(src)
+            touched.add(last)
+        for last in touched:
+            lst = self.subclasses_written.get(last)
+            if not lst:
+                self.subclasses_written.pop(last, None)
+            else:
+                lst.sort(key=by_path)
+
+    def _swap_bindings(self, old: set[int], changed: list[str]) -> None:
+        """Drop the bindings rows of the symbols `old` (the changed files' scopes before the
+        re-index) and, where the model holds a file's or a callee's rows, put the changed
+        files' new rows in, in the order a fresh load gives them."""
+        for table in (self.binds, self.returns, self.yields, self.elements, self.attr_binds, self.exports):
+            for i in old:
+                table.pop(i, None)
+        for k in [k for k in self.receivers if k[0] in old]:
+            del self.receivers[k]
+        # the whole-table Arrow copy of incremental runs is stale now
+        self._lazy_tbl = None
+        c = cols(self.con, f"""SELECT src_id, kind, name, value, value_type, value_id, line,
+                                      {self._CALLEE_KEY} AS callee_key
+                               FROM bindings WHERE list_contains($p, path)
+                               ORDER BY path, line, rowid""", {"p": changed})
+        if self._bind_loaded:
+            # every file's rows are here: add the changed files' (argument rows apart)
+            self._add_rows(c["src_id"], c["kind"], c["name"], c["value"], c["value_type"],
+                           c["value_id"], c["line"], [None] * len(c["kind"]))
+        else:                                   # from now on per file, as evaluation reaches them
+            self.lazy = True
+            self._lazy_loaded.difference_update(changed)
+        # argument rows, by callee: drop the old ones of every callee held, merge the new ones
+        # in for the callees held (all of them when every row is loaded)
+        complete = self._bind_loaded
+        fresh: dict[str, list[tuple]] = defaultdict(list)
+        ns = self.ns
+        names = self._arg_names
+        for src, kind, name, value, vtype, vid, line, key in zip(
+                c["src_id"], c["kind"], c["name"], c["value"], c["value_type"], c["value_id"], c["line"],
+                c["callee_key"]):
+            if key and names is not None:       # the changed files' names join the index
+                known = names.get(key, ())
+                if name not in known:
+                    names[key] = (*known, name)
+            if key and (complete or key in self.args_by_callee):
+                scope = ns(src)
+                if scope is not None:
+                    fresh[key].append((scope, kind, name, value, vtype, vid, line))
+        rank = {p: i for i, p in enumerate(self._spans())}
+        path = self.path
+        for key in list(self.args_by_callee):
+            rows = self.args_by_callee[key]
+            kept = [r for r in rows if r[0] not in old]
+            add = fresh.pop(key, None)
+            if add:
+                kept.extend(add)
+                kept.sort(key=lambda r: rank[path[r[0]]])     # stable: each file's own order
+            if len(kept) != len(rows) or add:
+                self.args_by_callee[key] = kept
+        for key, add in fresh.items():          # callees nothing called before (complete only)
+            self.args_by_callee[key] = add
