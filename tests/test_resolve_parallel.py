@@ -13,7 +13,7 @@ import pytest
 
 from drift import EDGES, IMPORTS, copy_stdlib, rows
 from workbench.indexer import index
-from workbench.resolve import passes
+from workbench.resolve import parallel, passes, rows as resolve_rows
 
 DEPS = "SELECT path, files, names, provides FROM resolve_deps"
 CANDIDATES = ("SELECT e.path, e.line, e.dst_name, c.qualname, s.qualname FROM call_candidates c "
@@ -98,13 +98,13 @@ def test_failed_helper_leaves_its_files_to_the_main_process(unresolved, tmp_path
     monkeypatch.setattr(passes, "PARALLEL_MIN_EDGES", 0)
     started = _spy_helpers(monkeypatch)
     main_pid = os.getpid()
-    evaluate = passes._evaluate
+    evaluate = parallel._evaluate
 
     def failing_in_helper(*args):
         if os.getpid() != main_pid:
             raise RuntimeError("helper fails")
         return evaluate(*args)
-    monkeypatch.setattr(passes, "_evaluate", failing_in_helper)
+    monkeypatch.setattr(parallel, "_evaluate", failing_in_helper)
     with pytest.warns(UserWarning, match="helper process failed"):
         two = _resolved(unresolved, str(tmp_path / "two.duckdb"), processes=2)
     assert started == [True]
@@ -130,7 +130,7 @@ def test_small_and_incremental_runs_stay_in_one_process(unresolved, tmp_path, mo
 
 
 def test_both_ends_meet_once():
-    meet = passes._Meet(7)
+    meet = parallel._Meet(7)
     got = [meet.take(front=i % 3 != 0) for i in range(10)]
     assert sorted(i for i in got if i is not None) == list(range(7))
     assert got[7:] == [None] * 3
@@ -141,7 +141,7 @@ def test_helper_rows_in_small_batches_and_tiny_parts(unresolved, tmp_path, monke
     """The helper's changed rows travel as several Arrow tables (`_Rows` pickled without the
     model's qualnames, which the write joins back), and evaluating in two processes reads
     every edge in one part before the fork whatever `_EDGE_PART` says."""
-    monkeypatch.setattr(passes, "_WRITE_BATCH", 97)
+    monkeypatch.setattr(resolve_rows, "_WRITE_BATCH", 97)
     monkeypatch.setattr(passes, "_EDGE_PART", 41)
     one, two = _one_and_two(unresolved, tmp_path, monkeypatch)
     assert one["stats"].updated == two["stats"].updated > 97 * 3
@@ -149,9 +149,9 @@ def test_helper_rows_in_small_batches_and_tiny_parts(unresolved, tmp_path, monke
 
 def test_rows_and_reads_join_after_a_round_trip(monkeypatch):
     import pickle
-    monkeypatch.setattr(passes, "_WRITE_BATCH", 2)
+    monkeypatch.setattr(resolve_rows, "_WRITE_BATCH", 2)
     qual = {1: "pkg.a", 2: "pkg.b"}
-    front, back = passes._Rows(qual), passes._Rows(qual)
+    front, back = resolve_rows._Rows(qual), resolve_rows._Rows(qual)
     front.add(10, None, None, "unresolved", None, 1, qual[1], "local", None)
     front.add(11, 1, "pkg.a", "local", None, 1, "pkg.a", "local", None)         # unchanged
     for eid in (20, 21, 22):
@@ -164,7 +164,7 @@ def test_rows_and_reads_join_after_a_round_trip(monkeypatch):
     assert [r["edge_id"] for r in got] == [10, 20, 21, 22]
     assert {r["dst_qualname"] for r in got} == {None}       # the write joins them back
     assert got[1]["candidates"] == ["pkg.b", "pkg.c"] and got[1]["resolution"] == "import"
-    a, b = passes._Reads(), passes._Reads()
+    a, b = resolve_rows._Reads(), resolve_rows._Reads()
     a.add("a.py", 5, {"x", "y"})
     b.add("b.py", -3, set())
     b.add("c.py", 1 << 70, {"z"})
@@ -205,7 +205,7 @@ def test_back_progress_counts_each_file_once_as_taken():
     ticks = []
     paths = ["a.py", "b.py", "c.py", "d.py", "e.py"]
     spans = {"a.py": (0, 0, 5), "b.py": (0, 5, 7), "d.py": (0, 7, 17), "e.py": (0, 17, 20)}
-    show = passes._BackProgress(paths, spans, ticks.append)
+    show = parallel._BackProgress(paths, spans, ticks.append)
     show(5)                     # the helper has taken nothing yet
     show(4)                     # e.py
     show(4)
@@ -213,7 +213,7 @@ def test_back_progress_counts_each_file_once_as_taken():
     show(3)                     # never backwards
     show(1)                     # b.py, where the two ends met
     assert ticks == [3, 10, 2]
-    passes._BackProgress(paths, spans, None)(0)     # no bar: nothing to show
+    parallel._BackProgress(paths, spans, None)(0)     # no bar: nothing to show
 
 
 def test_hung_helper_is_killed_and_its_files_done_here(unresolved, tmp_path, monkeypatch):
@@ -223,10 +223,10 @@ def test_hung_helper_is_killed_and_its_files_done_here(unresolved, tmp_path, mon
     import threading
     one = _resolved(unresolved, str(tmp_path / "one.duckdb"), processes=1)
     monkeypatch.setattr(passes, "PARALLEL_MIN_EDGES", 0)
-    monkeypatch.setattr(passes, "HELPER_STALL_SECONDS", 0.5)
+    monkeypatch.setattr(parallel, "HELPER_STALL_SECONDS", 0.5)
     started = _spy_helpers(monkeypatch)
     main_pid = os.getpid()
-    evaluate = passes._evaluate
+    evaluate = parallel._evaluate
     held = threading.Lock()
     held.acquire()                          # held in the main process when it forks
 
@@ -241,7 +241,7 @@ def test_hung_helper_is_killed_and_its_files_done_here(unresolved, tmp_path, mon
         def hang(_edges):                   # after its first file: never returns
             held.acquire()
         return evaluate(m, res, part_rows, spans, imports_of, paths, hang)
-    monkeypatch.setattr(passes, "_evaluate", hanging_in_helper)
+    monkeypatch.setattr(parallel, "_evaluate", hanging_in_helper)
     with pytest.warns(UserWarning, match="helper process made no progress"):
         two = _resolved(unresolved, str(tmp_path / "two.duckdb"), processes=2)
     held.release()
@@ -256,9 +256,9 @@ def test_slow_helper_that_shows_progress_is_waited_for(unresolved, tmp_path, mon
     `HELPER_STALL_SECONDS` but beating within it, is waited for: its own rows are used,
     sent through the pipe as the main process reads them."""
     import time
-    monkeypatch.setattr(passes, "HELPER_STALL_SECONDS", 2.0)
+    monkeypatch.setattr(parallel, "HELPER_STALL_SECONDS", 2.0)
     main_pid = os.getpid()
-    evaluate = passes._evaluate
+    evaluate = parallel._evaluate
 
     def slow_in_helper(m, res, part_rows, spans, imports_of, paths, tick):
         got = evaluate(m, res, part_rows, spans, imports_of, paths, tick)
@@ -267,10 +267,10 @@ def test_slow_helper_that_shows_progress_is_waited_for(unresolved, tmp_path, mon
                 time.sleep(0.25)
                 tick(0)
         return got
-    monkeypatch.setattr(passes, "_evaluate", slow_in_helper)
+    monkeypatch.setattr(parallel, "_evaluate", slow_in_helper)
     sizes = []                              # of the result as it came through the pipe
-    loads = passes.pickle.loads
-    monkeypatch.setattr(passes.pickle, "loads", lambda data: sizes.append(len(data)) or loads(data))
+    loads = parallel.pickle.loads
+    monkeypatch.setattr(parallel.pickle, "loads", lambda data: sizes.append(len(data)) or loads(data))
     one, two = _one_and_two(unresolved, tmp_path, monkeypatch)     # no fallback, same rows
     assert one["stats"].edges == two["stats"].edges > 1000
     # more than a pipe holds (64 KiB on Linux): had the main process waited without
@@ -280,8 +280,8 @@ def test_slow_helper_that_shows_progress_is_waited_for(unresolved, tmp_path, mon
 
 def test_helper_hung_on_the_shared_lock_is_killed(monkeypatch):
     """A helper that hangs holding `_Meet`'s lock does not hang the main process's `take`."""
-    monkeypatch.setattr(passes, "HELPER_STALL_SECONDS", 2.0)
-    meet = passes._Meet(4)
+    monkeypatch.setattr(parallel, "HELPER_STALL_SECONDS", 2.0)
+    meet = parallel._Meet(4)
     pid = os.fork()
     if pid == 0:                            # holds the lock and hangs
         try:

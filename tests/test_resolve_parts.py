@@ -1,6 +1,6 @@
 """How a full resolution holds its work out of Python objects: edges read from the table
-in parts (`passes._EDGE_PART`), the changed rows kept as Arrow tables (`passes._Rows`),
-what each file read packed into one buffer (`passes._Reads`), bindings bound once held
+in parts (`passes._EDGE_PART`), the changed rows kept as Arrow tables (`rows._Rows`),
+what each file read packed into one buffer (`rows._Reads`), bindings bound once held
 as 1-tuples (`bindings._put`). None of it may change a row: the tables equal those of a
 run that reads every edge at once and writes one batch."""
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 
 from drift import copy_stdlib, mutate, rows
 from workbench.indexer import index
-from workbench.resolve import passes
+from workbench.resolve import passes, rows as resolve_rows
 from workbench.resolve.bindings import _put
 
 _TABLES = {
@@ -33,11 +33,13 @@ def test_edges_in_small_parts_and_batches_give_the_same_tables(tmp_path, monkeyp
     root = copy_stdlib(tmp_path / "corpus", ("json", "email", "argparse.py", "enum.py"))
     whole = str(tmp_path / "whole.duckdb")
     monkeypatch.setattr(passes, "_EDGE_PART", 10**9)
-    monkeypatch.setattr(passes, "_WRITE_BATCH", 10**9)
+    monkeypatch.setattr(passes, "_WRITE_BATCH", 10**9)     # (the private run's commit part-way)
+    monkeypatch.setattr(resolve_rows, "_WRITE_BATCH", 10**9)
     index(root, whole, jobs=1, progress=False)
     parts = str(tmp_path / "parts.duckdb")
     monkeypatch.setattr(passes, "_EDGE_PART", 37)          # many parts, files larger than a part
-    monkeypatch.setattr(passes, "_WRITE_BATCH", 101)       # many Arrow batches to write
+    monkeypatch.setattr(passes, "_WRITE_BATCH", 101)
+    monkeypatch.setattr(resolve_rows, "_WRITE_BATCH", 101)    # many Arrow batches to write
     index(root, parts, jobs=1, progress=False)
     want, got = _tables(whole), _tables(parts)
     assert all(want.values()), "a table to compare is empty"
@@ -50,6 +52,7 @@ def test_incremental_run_in_parts_equals_a_fresh_index(tmp_path, monkeypatch):
     """Edits re-resolved with tiny parts and batches: the same rows as a fresh index."""
     monkeypatch.setattr(passes, "_EDGE_PART", 23)
     monkeypatch.setattr(passes, "_WRITE_BATCH", 53)
+    monkeypatch.setattr(resolve_rows, "_WRITE_BATCH", 53)
     root = copy_stdlib(tmp_path / "corpus", ("json", "http", "enum.py"))
     db = str(tmp_path / "inc.duckdb")
     index(root, db, jobs=1, progress=False)
@@ -68,7 +71,7 @@ def test_incremental_run_in_parts_equals_a_fresh_index(tmp_path, monkeypatch):
      ("d.py", 1 << 63, set()), ("e.py", 6, {"c:" + "x" * 5000})],
 ])
 def test_reads_come_back_as_given(reads):
-    packed = passes._Reads()
+    packed = resolve_rows._Reads()
     for path, bits, names in reads:
         packed.add(path, bits, set(names))
     assert len(packed) == len(reads)

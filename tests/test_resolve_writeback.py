@@ -1,5 +1,5 @@
 """How resolution writes its rows back: a full run writes the edges table anew and swaps it
-in (`passes._rebuild_edges`), an incremental one updates rows; a private full run then
+in (`writeback._rebuild_edges`), an incremental one updates rows; a private full run then
 checkpoints before writing the rest, so the old table's blocks are reused.
 
 The rows must be those the row-by-row `UPDATE` gives, the table keeps its declared columns,
@@ -14,6 +14,8 @@ import duckdb
 import pytest
 
 import workbench.resolve.passes as passes
+import workbench.resolve.rows as resolve_rows
+import workbench.resolve.writeback as writeback
 from conftest import SAMPLES
 from workbench import schema, store
 from workbench.indexer import index
@@ -47,7 +49,7 @@ def _resolve(db: str, dst: str, rebuild: bool, monkeypatch) -> int:
     """Resolve a copy of `db` fully, with the table written anew or (`rebuild` False) row
     by row; returns how many times the table was written anew."""
     shutil.copy(db, dst)
-    real_write, real_rebuild, rebuilt = passes._write_back, passes._rebuild_edges, []
+    real_write, real_rebuild, rebuilt = passes._write_back, writeback._rebuild_edges, []
 
     def write_back(con, rows, imp_rows, rebuild=False):
         assert rebuild                                  # a full run asks for the new table
@@ -58,8 +60,8 @@ def _resolve(db: str, dst: str, rebuild: bool, monkeypatch) -> int:
         return real_rebuild(con, rows)
     want = rebuild
     monkeypatch.setattr(passes, "_write_back", write_back)
-    monkeypatch.setattr(passes, "_rebuild_edges", rebuild_edges)
-    monkeypatch.setattr(passes, "_WRITE_BATCH", 7)      # many small Arrow tables, each its own dictionary
+    monkeypatch.setattr(writeback, "_rebuild_edges", rebuild_edges)
+    monkeypatch.setattr(resolve_rows, "_WRITE_BATCH", 7)      # many small Arrow tables, each its own dictionary
     con = store.connect(dst)
     try:
         store.run(con, "BEGIN TRANSACTION")
@@ -131,6 +133,7 @@ def test_a_private_full_run_checkpoints_after_the_new_table(tmp_path, monkeypatc
     root = tmp_path / "shop"
     shutil.copytree(SAMPLES / "pyshop", root)
     monkeypatch.setattr(passes, "_WRITE_BATCH", 5)       # the sample's rows count as many
+    monkeypatch.setattr(resolve_rows, "_WRITE_BATCH", 5)
     statements = []
     real_run = store.run
 
@@ -156,6 +159,7 @@ def test_a_first_index_failing_after_the_checkpoint_leaves_no_database(tmp_path,
     root = tmp_path / "shop"
     shutil.copytree(SAMPLES / "pyshop", root)
     monkeypatch.setattr(passes, "_WRITE_BATCH", 5)
+    monkeypatch.setattr(resolve_rows, "_WRITE_BATCH", 5)
 
     def boom(*a, **k):
         raise RuntimeError("candidates failed")

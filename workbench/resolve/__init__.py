@@ -17,7 +17,11 @@ family:
 `evaluate`         the evaluator (`Resolver`): texts to values, language-neutral
 `members`          the evaluator's attributes of values, classes (MRO) and instances
 `flows`            the evaluator's calls, returns, container elements, parameters
-`passes`           reading edges, evaluating them, writing them back (`resolve_edges`)
+`passes`           the runs (`resolve_edges`): which files, the model, edges read in parts
+`fileeval`         evaluating files one at a time: each edge's row, name-based fallbacks
+`parallel`         a full run evaluated in two processes (a forked helper)
+`rows`             what evaluation keeps for the write: changed rows, what each file read
+`writeback`        the rows written back, `call_candidates` rebuilt
 `lang/`            one module per language family (`lang/base.py`: the interface)
 =================  =====================================================================
 

@@ -399,7 +399,7 @@ def rebind(con, gone_ids: list[int] | None = None) -> set[str]:
     qualname, and when exactly one symbol has that qualname now, the edge takes its id,
     as a fresh resolution would give it. The rest stay pointing nowhere and their files
     are resolved again. Candidates are qualnames: `call_candidates` takes the new ids
-    when it is rebuilt (`passes._write_candidates`). Returns the files of the edges that
+    when it is rebuilt (`writeback._write_candidates`). Returns the files of the edges that
     still point nowhere. `gone_ids`: the ids of every symbol that is gone, when known
     (`Before`): the edges into them are looked up instead of scanned for."""
     # the edges into symbols that are gone, once (an anti join over the edges), then the

@@ -106,7 +106,7 @@ class Language:
     def before_helper(self, m) -> None:
         """Load now what evaluation would otherwise read from the database when it first
         needs it: a forked helper process evaluates without the database
-        (`passes._evaluate_in_two`)."""
+        (`parallel._evaluate_in_two`)."""
 
     def prepare_bases(self, m) -> None:
         """Adjust the written bases once `inherits` / `implements` rows are loaded."""

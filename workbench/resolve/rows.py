@@ -1,0 +1,138 @@
+"""What evaluation keeps for the write-back, out of Python objects: the evaluated edges
+and the changed rows among them as Arrow tables of `_WRITE_BATCH` rows (`_Rows`), and
+what each file's evaluation read, packed into one buffer (`_Reads`, for `deps`).
+"""
+from __future__ import annotations
+
+from array import array
+
+import pyarrow as pa
+
+from .. import store
+
+_WRITE_BATCH = 50_000
+
+
+class _Rows:
+    """The evaluated edges: how many, the resolutions counted, all their ids, and the
+    rows whose result differs from what the table holds (the only rows written back).
+
+    The rows outlive evaluation, so they are kept out of Python objects: edge ids as
+    machine integers (`array`), the changed rows as Arrow tables of `_WRITE_BATCH` rows
+    each (a tuple per edge would hold ~80 MB on the standard library; as Python lists
+    ~40 MB), a target's own qualname left out (`writeback._write_back` joins it back). Small
+    objects made during evaluation and kept past it (strings of external names,
+    candidate lists, ids) would also sit among the bindings and the memo and keep the
+    allocator's arenas those leave empty from being handed back."""
+
+    __slots__ = ("n", "by_resolution", "edge_ids", "tables", "_ids", "_cols", "_qual")
+
+    def __init__(self, qual: dict | None = None):
+        self._qual = qual if qual is not None else {}    # symbol id -> qualname (`Model.qual`)
+        self.n = 0
+        self.by_resolution: dict[str, int] = {}
+        self.edge_ids = array("q")
+        self.tables: list[pa.Table] = []    # the changed rows: edge_id, dst_id, dst_qualname, ...
+        self._ids = array("q")
+        self._cols: tuple[list, list, list, list] = ([], [], [], [])
+
+    def add(self, eid, old_id, old_q, old_res, old_c, dst_id, dst_q, how, cands) -> None:
+        self.n += 1
+        self.by_resolution[how] = self.by_resolution.get(how, 0) + 1
+        self.edge_ids.append(eid)
+        if (dst_id, dst_q, how, cands and list(cands) or None) != (old_id, old_q, old_res, old_c):
+            self._ids.append(eid)
+            c = self._cols
+            c[0].append(dst_id)
+            # a symbol's own qualname is left to the write's join with `symbols` (`writeback._write_back`)
+            c[1].append(None if dst_id is not None and dst_q is self._qual.get(dst_id) else dst_q)
+            c[2].append(how)
+            c[3].append(cands)
+            if len(self._ids) >= _WRITE_BATCH:
+                self.flush()
+
+    def flush(self) -> None:
+        """The pending changed rows into an Arrow table: the qualname only where it is not
+        that of `dst_id`, the resolution dictionary-encoded."""
+        if not self._ids:
+            return
+        import numpy as np
+        dst_id, dst_q, how, cands = self._cols
+        self.tables.append(pa.table({
+            "edge_id": store.arrow_array(np.array(self._ids, dtype=np.int64), pa.int64()),
+            "dst_id": store.arrow_array(dst_id, pa.int64()),
+            "dst_qualname": store.arrow_array(dst_q, pa.string()),
+            "resolution": _dictionary(how),
+            "candidates": store.arrow_array(cands, pa.list_(pa.string())),
+        }))
+        self._ids = array("q")
+        self._cols = ([], [], [], [])
+
+    def extend(self, other: "_Rows") -> None:
+        """`other`'s rows after these (the evaluation of later files)."""
+        self.flush()
+        other.flush()
+        self.n += other.n
+        for how, k in other.by_resolution.items():
+            self.by_resolution[how] = self.by_resolution.get(how, 0) + k
+        self.edge_ids.extend(other.edge_ids)
+        self.tables.extend(other.tables)
+
+    def __getstate__(self):             # sent by the helper process: without the qualnames
+        self.flush()
+        return self.n, self.by_resolution, self.edge_ids, self.tables
+
+    def __setstate__(self, state) -> None:
+        self.n, self.by_resolution, self.edge_ids, self.tables = state
+        self._qual, self._ids, self._cols = {}, array("q"), ([], [], [], [])
+
+
+def _dictionary(texts: list[str]) -> pa.DictionaryArray:
+    """`texts` (a dozen distinct ones) dictionary-encoded, without `pyarrow.compute`
+    (`Array.dictionary_encode` imports it: slow to import for a small run)."""
+    import numpy as np
+    codes: dict[str, int] = {}
+    idx = np.fromiter((codes.setdefault(t, len(codes)) for t in texts), dtype=np.int32, count=len(texts))
+    return pa.DictionaryArray.from_arrays(store.arrow_array(idx, pa.int32()),
+                                          store.arrow_array(list(codes), pa.string()))
+
+
+class _Reads:
+    """What each file's evaluation read (`memo.Memo.end_unit`: file bits and name tokens),
+    packed into one buffer as evaluation goes: the tokens are strings made during
+    evaluation, and kept as such they would hold on to the memory the memo lets go (see
+    `_Rows`). `items` gives them back as (bits, set of tokens)."""
+
+    __slots__ = ("paths", "_buf", "_ends")
+
+    def __init__(self):
+        self.paths: list[str] = []
+        self._buf = bytearray()
+        self._ends = array("q")         # per file: end of its bits, end of its tokens
+
+    def add(self, path: str, bits: int, names) -> None:
+        self.paths.append(path)
+        self._buf += bits.to_bytes((bits.bit_length() + 8) // 8, "little", signed=True)
+        self._ends.append(len(self._buf))
+        self._buf += "\0".join(names).encode("utf-8", "surrogatepass")
+        self._ends.append(len(self._buf))
+
+    def extend(self, other: "_Reads") -> None:
+        """`other`'s files after these."""
+        base = len(self._buf)
+        self.paths.extend(other.paths)
+        self._buf += other._buf
+        self._ends.extend(end + base for end in other._ends)
+
+    def __len__(self) -> int:
+        return len(self.paths)
+
+    def items(self):
+        buf, ends, start = self._buf, self._ends, 0
+        for k, path in enumerate(self.paths):
+            mid, end = ends[2 * k], ends[2 * k + 1]
+            bits = int.from_bytes(buf[start:mid], "little", signed=True)
+            text = buf[mid:end].decode("utf-8", "surrogatepass")
+            yield path, (bits, set(text.split("\0")) if text else set())
+            start = end
+

@@ -1,0 +1,134 @@
+"""The evaluated rows written back: the changed edge rows (`_write_back`: an `UPDATE ...
+FROM` per Arrow table, or, in a full run, the edges table written anew in one pass and
+swapped in, `_rebuild_edges`), the imports rows whose resolved path changed, and
+`call_candidates` rebuilt from `edges.candidates` (`_write_candidates`: all of it, or in
+an incremental run the rows of the edges it touched and those a change made stale).
+"""
+from __future__ import annotations
+
+from array import array
+
+import pyarrow as pa
+
+from .. import schema, store
+from . import deps
+from .rows import _Rows
+
+
+def _write_back(con, rows: _Rows, imp_rows: tuple[array, list], rebuild: bool = False) -> int:
+    """Write the changed edge rows (`_Rows.tables`; a target's qualname from `symbols`)
+    and the imports rows whose resolved path changed (row ids, paths); returns how many
+    rows. The edge rows go in with an `UPDATE` per table (a smaller join each), or, with
+    `rebuild` (a full run: most rows change), into the edges table written anew
+    (`_rebuild_edges`)."""
+    n = 0
+    if rebuild and rows.tables:
+        n = _rebuild_edges(con, rows)
+    while rows.tables:
+        tbl = rows.tables.pop(0)
+        store.run_over(con, tbl, """
+            UPDATE edges SET dst_id = t.dst_id, dst_qualname = t.dst_qualname,
+                             resolution = t.resolution, candidates = t.candidates
+            FROM (SELECT w.edge_id, w.dst_id, coalesce(w.dst_qualname, s.qualname) AS dst_qualname,
+                         w.resolution, w.candidates
+                  FROM _wb_rows w LEFT JOIN symbols s ON s.symbol_id = w.dst_id) t
+            WHERE edges.edge_id = t.edge_id""")
+        n += tbl.num_rows
+        del tbl
+    rids, rpaths = imp_rows
+    if rids:
+        import numpy as np
+        tbl = pa.table({"rid": store.arrow_array(np.array(rids, dtype=np.int64), pa.int64()),
+                        "resolved_path": store.arrow_array(rpaths, pa.string())})
+        store.run_over(con, tbl, """UPDATE imports SET resolved_path = t.resolved_path
+                                    FROM _wb_rows t WHERE imports.rowid = t.rid""")
+        n += len(rids)
+    return n
+
+
+def _rebuild_edges(con, rows: _Rows) -> int:
+    """The edges table written anew with the changed rows (`rows.tables`, let go) in place
+    of theirs, in one pass (the old table left join the changed rows, a target's qualname
+    from `symbols`), then swapped in under the old name: the same columns, constraints and
+    rows as the `UPDATE` would leave. Returns how many rows changed."""
+    tbl = pa.concat_tables(rows.tables)
+    rows.tables.clear()
+    cols = schema.columns("edges")
+    new = {"dst_id": "t.dst_id", "dst_qualname": "coalesce(t.dst_qualname, s.qualname)",
+           "resolution": "t.resolution", "candidates": "t.candidates"}
+    pick = ", ".join(f"CASE WHEN t.edge_id IS NULL THEN e.{c} ELSE {new[c]} END" if c in new else f"e.{c}"
+                     for c in cols)
+    # one thread, and each row group written out as it fills: else DuckDB buffers up to
+    # five row groups per thread (the whole table of the standard library, ~60 MB more at
+    # the write, next to the resolver's model)
+    saved = store.one(con, "SELECT current_setting('threads'), current_setting('write_buffer_row_group_count')")
+    store.run(con, "SET threads = 1")
+    store.run(con, "SET write_buffer_row_group_count = 1")
+    try:
+        store.run(con, "DROP TABLE IF EXISTS _wb_edges")
+        store.run(con, schema.create_sql("edges", "_wb_edges"))
+        store.run_over(con, tbl, f"""
+            INSERT INTO _wb_edges
+            SELECT {pick}
+            FROM edges e LEFT JOIN _wb_rows t ON t.edge_id = e.edge_id
+            LEFT JOIN symbols s ON s.symbol_id = t.dst_id""")
+    finally:
+        store.run(con, f"SET threads = {int(saved[0])}")
+        store.run(con, f"SET write_buffer_row_group_count = {int(saved[1])}")
+    store.run(con, "DROP TABLE edges")
+    store.run(con, "ALTER TABLE _wb_edges RENAME TO edges")
+    return tbl.num_rows
+
+
+def _write_candidates(con, edge_ids: list[int] | None = None, changed: list[str] | None = None,
+                      before: deps.Before | None = None) -> None:
+    """Rebuild `call_candidates` (one row per candidate of an ambiguous edge, with the
+    candidate's symbol id) from `edges.candidates`: one set-wise statement, so it never
+    drifts from the edges or from re-created symbols.
+
+    Incremental runs (`edge_ids`: the edges just re-resolved, `changed`: the changed
+    paths) rebuild the rows of those edges only, plus the rows a change can make wrong
+    elsewhere: rows of edges that are gone (or have no candidates now), rows whose symbol
+    is gone, and rows naming a qualname defined in a changed file. The result is the same
+    as a full rebuild. `before` (`deps.Before` of every changed file) names the edges and
+    symbols that are gone: looked up by id instead of scanned for (an edge that has no
+    candidates now and is not gone was re-resolved, so it is among `edge_ids`)."""
+    if edge_ids is None:
+        store.run(con, "DELETE FROM call_candidates")
+        store.run(con, """
+            INSERT INTO call_candidates
+            SELECT c.edge_id, c.q, s.symbol_id
+            FROM (SELECT edge_id, unnest(candidates) AS q FROM edges WHERE candidates IS NOT NULL) c
+            LEFT JOIN symbols s ON s.qualname = c.q""")
+        return
+    if before is not None:
+        gone = """
+            UNION SELECT edge_id FROM call_candidates WHERE edge_id IN (SELECT unnest($gone_e::BIGINT[]))
+            UNION SELECT edge_id FROM call_candidates WHERE symbol_id IN (SELECT unnest($gone_s::BIGINT[]))"""
+        prm = {"gone_e": before.edge_ids, "gone_s": before.symbol_ids}
+    else:
+        gone = """
+            UNION SELECT c.edge_id FROM (SELECT DISTINCT edge_id FROM call_candidates) c
+                  ANTI JOIN (SELECT edge_id FROM edges WHERE candidates IS NOT NULL) e
+                    ON e.edge_id = c.edge_id
+            UNION SELECT c.edge_id FROM call_candidates c
+                  WHERE c.symbol_id IS NOT NULL
+                    AND NOT EXISTS (SELECT 1 FROM symbols s WHERE s.symbol_id = c.symbol_id)"""
+        prm = {}
+    # the edges to redo into Python (no temporary table), then their rows deleted and rebuilt
+    redo = [r[0] for r in store.run_over(con, pa.table({"edge_id": store.arrow_array(edge_ids, pa.int64())}), f"""
+            SELECT edge_id FROM _wb_rows{gone}
+            UNION SELECT c.edge_id FROM call_candidates c
+                  JOIN (SELECT DISTINCT qualname FROM symbols WHERE list_contains($chg, path)) q
+                    ON q.qualname = c.qualname""", {"chg": changed or [], **prm})]
+    if not redo:
+        return
+    ids = {"ids": sorted(redo)}
+    store.run(con, "DELETE FROM call_candidates WHERE edge_id IN (SELECT unnest($ids::BIGINT[]))", ids)
+    store.run(con, """
+        INSERT INTO call_candidates
+        SELECT c.edge_id, c.q, s.symbol_id
+        FROM (SELECT edge_id, unnest(candidates) AS q FROM edges
+              WHERE candidates IS NOT NULL AND edge_id IN (SELECT unnest($ids::BIGINT[]))) c
+        LEFT JOIN symbols s ON s.qualname = c.q""", ids)
+
