@@ -5,10 +5,10 @@ and `candidates`, `imports.resolved_path` and `call_candidates`. Resolution work
 whole set at once: the needed columns are loaded into a `Model`, every edge is evaluated
 by a `Resolver` (the edges read from the table a part at a time, in path order), and only
 changed rows are written back, kept as Arrow tables meanwhile: a full run writes the
-edges table anew in one pass and swaps it in (`writeback._rebuild_edges`), an incremental
-one uses an `UPDATE ... FROM` per table. (An `UPDATE` that sets the list column `candidates` writes
-whole new row versions; over every edge, the old ones stayed in the file as free blocks,
-a third of the database of the standard library.)
+edges table anew in one pass and swaps it in (`writeback._rebuild_edges`), an
+incremental one uses an `UPDATE ... FROM` per table. (An `UPDATE` that sets the list
+column `candidates` writes whole new row versions; over every edge, the old ones stayed
+in the file as free blocks, a third of the database of the standard library.)
 
 Incremental runs (`changed_paths` given) re-resolve the edges of the changed files, the
 edges that pointed into them (their `dst_id` no longer exists and no single symbol has
@@ -23,9 +23,9 @@ incremental run refreshes that model for the changed files instead of loading it
 
 A full run over many edges (`PARALLEL_MIN_EDGES`) evaluates in two processes (`processes`):
 this one takes the files from the front, a forked helper from the back
-(`parallel._evaluate_in_two`). A file's edges get the same values whichever files are evaluated
-with it and in whatever order (`memo`), so the rows are those of one process evaluating
-everything.
+(`parallel._evaluate_in_two`). A file's edges get the same values whichever files are
+evaluated with it and in whatever order (`memo`), so the rows are those of one process
+evaluating everything.
 
 This module holds the runs (`resolve_edges`: full or incremental, which files, the model,
 the order of the steps) and the reading of edges in parts (`_resolve_set`). The steps:
