@@ -137,10 +137,6 @@ def arrow_schema(table: str) -> pa.Schema:
 
 def create_sql(table: str, name: str | None = None) -> str:
     """The CREATE TABLE statement of `table`, or of a table `name` with its columns."""
-    return _create(table, name)
-
-
-def _create(table: str, name: str | None = None) -> str:
     cols = _table(table)
     lines = []
     for i, c in enumerate(cols):
@@ -152,8 +148,8 @@ def _create(table: str, name: str | None = None) -> str:
     return f"CREATE TABLE IF NOT EXISTS {name or table} (\n" + "\n".join(lines) + "\n);"
 
 
-DDL = "\n".join(_create(t) for t in TABLES)
-LOG_DDL = "\n".join(_create(t) for t in LOG_TABLES)
+DDL = "\n".join(create_sql(t) for t in TABLES)
+LOG_DDL = "\n".join(create_sql(t) for t in LOG_TABLES)
 
 
 # ---------------------------------------------------------------- call-graph SQL
