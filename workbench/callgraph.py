@@ -73,9 +73,11 @@ from . import store
 from .resolve import Model, Resolver, resolve_import
 from .resolve.kinds import CLASS_KINDS, FUNCTION_KINDS
 from .resolve.lang import rules_of
+from .resolve.values import BOUND, BUILTIN, EXT, MODULE, OUTSIDE, SYM
 
 EXPORT_KEY_KINDS = frozenset({"function", "method", "lambda", "constructor"})
-_NOT_CALLS = {("B", "property"), ("B", "staticmethod"), ("B", "classmethod"), ("B", "require")}
+_NOT_CALLS = {(BUILTIN, "property"), (BUILTIN, "staticmethod"), (BUILTIN, "classmethod"),
+              (BUILTIN, "require")}
 
 
 def callgraph(entries, package: str, con=None) -> dict[str, list[str]]:
@@ -175,7 +177,7 @@ def export(con, entry_paths: list[str]) -> dict[str, list[str]]:
             # a repository function handed to a builtin (or a C function of a library)
             # that calls it, `sorted(xs, key=f)`, is called by the function handing it over
             for t in list(targets):
-                if t[0] in ("B", "x"):
+                if t[0] in OUTSIDE:
                     targets += [c for c in res.passed_callbacks(src, text, line, t[1])
                                 if c not in targets]
             rules = rules_of(m.family(caller))
@@ -184,7 +186,7 @@ def export(con, entry_paths: list[str]) -> dict[str, list[str]]:
                 # the file of a called definition is part of the program even when no
                 # import names it (a header's definition, a same-package type)
                 for t in targets:
-                    p = m.path.get(t[1]) if t[0] == "s" else None
+                    p = m.path.get(t[1]) if t[0] == SYM else None
                     if p is not None and p not in reachable:
                         _reachable(m, res, [p], reachable)
         pending = reachable - done
@@ -236,14 +238,14 @@ def _caller(m: Model, src: int | None) -> int | None:
 def _target_name(m: Model, names: _Names, t, rules) -> str | None:
     if t is None:
         return None
-    if t[0] == "s":
+    if t[0] == SYM:
         k = m.kind.get(t[1])
         if k not in FUNCTION_KINDS:
             return None
         return names(rules_of(m.family(t[1])).export_definition(m, t[1]))
-    if t[0] == "B":
+    if t[0] == BUILTIN:
         return rules.export_builtin(t[1])
-    if t[0] == "x":
+    if t[0] == EXT:
         if "()" in t[1] or t[1].startswith("."):
             return None
         return t[1]
@@ -276,7 +278,7 @@ def _reachable(m: Model, res: Resolver, entry_paths: list[str], seen: set[str] |
             if rpath:
                 paths.add(rpath)
             for v in vals:
-                if v[0] in ("s", "b", "m") and v[1] in m.path:
+                if v[0] in (SYM, BOUND, MODULE) and v[1] in m.path:
                     paths.add(m.path[v[1]])
         # importing a submodule imports its packages first
         for q in list(paths):
