@@ -1,5 +1,6 @@
-"""Go's module path comes from `go.mod` (`lang.go._module_prefix`): a missing or unreadable
-`go.mod` means no module path, but a database error is not taken for one."""
+"""Go's module path comes from `go.mod` (`lang.go._module_prefix`), a root package's name from
+its package clause (`lang.go._package_clause`): a missing or unreadable file means no name,
+but a database error is not taken for one."""
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -7,7 +8,7 @@ from types import SimpleNamespace
 import duckdb
 import pytest
 
-from workbench.resolve.lang.go import _module_prefix
+from workbench.resolve.lang.go import _module_prefix, _package_clause
 
 
 def _model(tmp_path, root, paths=()):
@@ -47,3 +48,30 @@ def test_a_database_error_is_raised_not_taken_for_no_go_mod(tmp_path):
     m.con = duckdb.connect()                            # no meta table
     with pytest.raises(duckdb.CatalogException):
         _module_prefix(m)
+
+
+def test_package_clause_read_from_the_file_none_when_missing(tmp_path):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "main.go").write_text("// Command demo.\npackage main\n\nfunc main() {}\n")
+    (repo / "doc.go").write_text("// no clause here\n")
+    m = _model(tmp_path, repo)
+    assert _package_clause(m, "main.go") == "main"
+    assert _package_clause(m, "doc.go") is None
+    assert _package_clause(m, "gone.go") is None        # not on disk
+    m.con.close()
+    (tmp_path / "meta.duckdb").unlink()
+    assert _package_clause(_model(tmp_path, None), "main.go") is None     # no root named
+
+
+def test_package_clause_raises_a_database_error(tmp_path):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "main.go").write_text("package main\n")
+    m = _model(tmp_path, repo)
+    m.con.close()
+    with pytest.raises(duckdb.Error):
+        _package_clause(m, "main.go")
+    m.con = duckdb.connect()                            # no meta table
+    with pytest.raises(duckdb.CatalogException):
+        _package_clause(m, "main.go")

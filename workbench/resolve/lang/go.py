@@ -37,14 +37,19 @@ class _Packages:
         self.names_cache: dict[tuple[str, bool], dict[str, list[int]]] = {}
 
 
+def _root(m) -> str | None:
+    """The repository root the database names (`meta`), or None. A database error is raised."""
+    rows = store.run(m.con, "SELECT value FROM meta WHERE key = 'root'")
+    return rows[0][0] if rows else None
+
+
 def _module_prefix(m) -> str | None:
     """The module path `go.mod` declares (at the root, else the first one below it); None
     when the database names no root, no `go.mod` can be read or none declares a module.
     A database error is not a missing `go.mod`: it is raised."""
-    rows = store.run(m.con, "SELECT value FROM meta WHERE key = 'root'")
-    if not rows:
+    root = _root(m)
+    if root is None:
         return None
-    root = rows[0][0]
     for cand in ("go.mod",) + tuple(sorted(p for p in m.paths if p.endswith("/go.mod"))):
         try:
             with open(os.path.join(root, cand), encoding="utf-8", errors="replace") as fh:
@@ -61,14 +66,17 @@ _PACKAGE = re.compile(r"^package\s+(\w+)", re.M)
 
 
 def _package_clause(m, path: str) -> str | None:
-    """The package clause of a Go file of the repository (read from disk), or None."""
-    try:
-        rows = store.run(m.con, "SELECT value FROM meta WHERE key = 'root'")
-        with open(os.path.join(rows[0][0], path), encoding="utf-8", errors="replace") as fh:
-            mm = _PACKAGE.search(fh.read(65536))
-        return mm.group(1) if mm else None
-    except (OSError, IndexError):
+    """The package clause of a Go file of the repository (read from disk), or None when the
+    database names no root or the file cannot be read. A database error is raised."""
+    root = _root(m)
+    if root is None:
         return None
+    try:
+        with open(os.path.join(root, path), encoding="utf-8", errors="replace") as fh:
+            mm = _PACKAGE.search(fh.read(65536))
+    except OSError:
+        return None
+    return mm.group(1) if mm else None
 
 
 class Go(Language):
