@@ -348,6 +348,17 @@ class Resolver(Members, Flows):
         lt = self.rules(self.m.fam.get(scope)).literal_types.get(vtype or "")
         if lt is not None and vtype not in _LITERAL_CONTAINERS:
             return {(BUILTIN_INST, lt)}
+        if vtype == "assignment":
+            # `x = y = v`: the value of `v`; and `table = d = {}`, then `d[int] = f`: `table`
+            # is also the container `d`'s subscript assignments fill from there to `d`'s
+            # next assignment (`copy` fills `_copy_dispatch` and then `_deepcopy_dispatch`
+            # that way)
+            parts = split_top(value, (" = ",))
+            if len(parts) > 1:
+                got = set(self.eval_text(scope, parts[-1], depth=depth + 1)[0])
+                if parts[0] in self.m.elements.get(scope, _NO):
+                    got.add(self.container_span(scope, parts[0], line))
+                return got
         vals, _ = self.eval_text(scope, value, depth=depth + 1)
         if kind == "with" and vals:
             out = set()
@@ -362,6 +373,15 @@ class Resolver(Members, Flows):
         if lt is not None:
             return set(vals) | {(BUILTIN_INST, lt)}
         return set(vals)
+
+    def container_span(self, scope: int, name: str, line: int | None) -> tuple:
+        """The container `name` of `scope` as filled from `line` on, up to the next line
+        assigning `name` in that scope: (CONTAINER, scope, name, first line, next or None)."""
+        if line is None:
+            return (CONTAINER, scope, name)
+        later = [r[6] for r in self.m.binds.get(scope, _NO).get(name, ())
+                 if r[6] is not None and r[6] > line]
+        return (CONTAINER, scope, name, line, min(later) if later else None)
 
     # ------------------------------------------------------------ imports and modules
     def import_values(self, row: dict, depth: int) -> tuple[set, bool]:

@@ -161,7 +161,10 @@ class Flows:
                     out |= self.binding_values(row, depth + 1)
                 return out
             out = set()
+            span = v[3:]
             for row in m.elements.get(scope, _NO).get(name, ()):
+                if span and (row[6] is None or row[6] < span[0] or (span[1] is not None and row[6] >= span[1])):
+                    continue              # put in before or after the span (`container_span`)
                 out |= self.binding_values(row, depth + 1)
             return out
         if t == LITERAL:

@@ -156,6 +156,19 @@ class Members:
     def _subclass_lookup(self, cls: int, name: str) -> set:
         m = self.m
         out: set = set()
+        for sub in self.subclasses(cls):
+            r = self.mro_lookup(sub, name)
+            if r is not None and r[0] == SYM and m.kind.get(r[1]) in FUNCTION_KINDS:
+                out.add(r)
+            elif r is not None and r[0] in (EXT, BUILTIN):
+                out.add(r)
+        return out
+
+    def subclasses(self, cls: int) -> list[int]:
+        """The repository's subclasses of `cls`, direct or not (up to 200 classes walked),
+        in the order they are found (each reads the token `s:` + its base's name)."""
+        m = self.m
+        found: list[int] = []
         seen = {cls}
         frontier = [cls]
         while frontier and len(seen) < 200:
@@ -166,10 +179,26 @@ class Members:
                     continue
                 seen.add(sub)
                 frontier.append(sub)
-                r = self.mro_lookup(sub, name)
+                found.append(sub)
+        return found
+
+    def prefixed_methods(self, cls: int, prefix: str) -> set:
+        """The methods an instance of `cls` or of one of its subclasses has under a name
+        starting with `prefix` (`getattr(self, "do_" + cmd)`, as `cmd.Cmd.onecmd` picks
+        a handler): {(SYM, method)}, each the one the MRO of that class finds."""
+        return self.memo(("prefixed", cls, prefix), None, False, EMPTY, self._prefixed_methods, cls, prefix)
+
+    def _prefixed_methods(self, cls: int, prefix: str) -> set:
+        m = self.m
+        out: set = set()
+        for c in [cls, *self.subclasses(cls)]:
+            names = []
+            for base in self.mro(c):
+                if base[0] == SYM:
+                    names.extend(n for n in m.children.get(base[1], _NO) if n.startswith(prefix))
+            for n in dict.fromkeys(names):
+                r = self.mro_lookup(c, n)
                 if r is not None and r[0] == SYM and m.kind.get(r[1]) in FUNCTION_KINDS:
-                    out.add(r)
-                elif r is not None and r[0] in (EXT, BUILTIN):
                     out.add(r)
         return out
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..exprs import first_arg, match_bracket, split_top, string_value
 from ..kinds import CLASS_KINDS, FUNCTION_KINDS
-from ..values import (BOUND, BUILTIN, BUILTIN_INST, ELEMENTS, EXT, INST, SUPER, SYM, Param,
+from ..values import (BOUND, BUILTIN, BUILTIN_INST, ELEMENTS, EXT, INST, LITERAL, SUPER, SYM, Param,
                       annotated_type, declared_type, ordered)
 from .base import Language
 
@@ -454,19 +454,35 @@ class Python(Language):
             tname = "list" if name in ("sorted", "reversed", "iter") else name
             return {(BUILTIN_INST, tname), (ELEMENTS, scope, a)}
         if name == "getattr" and args:
-            parts = split_top(args, (",",))
-            if len(parts) >= 2:
-                attr = string_value(parts[1])
-                if attr:
-                    obj = set(ev.eval_text(scope, parts[0], depth=depth + 1)[0])
-                    out = set()
-                    for o in ordered(obj):
-                        out |= ev.member(o, attr, depth + 1)[0]
-                    return out
-            return set()
+            return self._getattr(ev, split_top(args, (",",)), scope, depth)
         if name in PY_BUILTIN_TYPES:
             return {(BUILTIN_INST, name)}
         return set()
+
+    @staticmethod
+    def _getattr(ev, parts, scope, depth):
+        """`getattr(obj, "name")`: the member; `getattr(obj, "do_" + cmd)`: the methods
+        named with that prefix (of `obj`'s class and its subclasses, `prefixed_methods`);
+        `getattr(obj, name, default)`: also the default, whatever the name."""
+        out: set = set()
+        if len(parts) < 2:
+            return out
+        attr = string_value(parts[1])
+        terms = split_top(parts[1], ("+",)) if attr is None else ()
+        prefix = string_value(terms[0]) if len(terms) == 2 else None
+        if attr or prefix:
+            obj = ev.eval_text(scope, parts[0], depth=depth + 1)[0]
+            for o in ordered(obj):
+                if attr:
+                    out |= ev.member(o, attr, depth + 1)[0]
+                elif o[0] == INST or (o[0] == SYM and ev.m.kind.get(o[1]) in CLASS_KINDS):
+                    for r in ordered(ev.prefixed_methods(o[1], prefix)):
+                        out.add((BOUND, r[1]) if o[0] == INST and r[1] not in ev.m.static
+                                and r[1] not in ev.m.classmeth else r)
+        if len(parts) == 3:
+            out |= {v for v in ev.eval_text(scope, parts[2], depth=depth + 1)[0]
+                    if v[0] not in (BUILTIN_INST, LITERAL)}
+        return out
 
     def call_external(self, ev, name, args, scope, depth):
         if name in ("functools.partial", "functools.wraps"):
