@@ -111,6 +111,14 @@ class Members:
                 return {(SYM, r[1])}, None
             if r[1] in m.prop:
                 return self.returns_of(r[1], depth + 1), "inferred"
+            abstract = self.rules(m.fam.get(r[1])).abstract_method(self, r[1])
+            if abstract:
+                # a template method's step (`logging.Handler.emit`): what the subclasses'
+                # instances run; the step itself too unless it can never run
+                over = self.overrides(cls, name, r[1])
+                if over:
+                    return ({(BOUND, o) for o in over} | (set() if abstract == "abstract" else {(BOUND, r[1])}),
+                            "inferred")
             return {(BOUND, r[1])}, None
         assigned, filled = self.class_attrs(cls)
         attrs = assigned.get(name)
@@ -182,6 +190,20 @@ class Members:
                 found.append(sub)
         return found
 
+    def overrides(self, cls: int, name: str, fn: int) -> set:
+        """The methods other than `fn` that `name` finds along the MROs of the subclasses
+        of `cls` (ids)."""
+        return self.memo(("over", cls, name), None, False, EMPTY, self._overrides, cls, name, fn)
+
+    def _overrides(self, cls: int, name: str, fn: int) -> frozenset:
+        m = self.m
+        out = set()
+        for sub in self.subclasses(cls):
+            r = self.mro_lookup(sub, name)
+            if r is not None and r[0] == SYM and r[1] != fn and m.kind.get(r[1]) in FUNCTION_KINDS:
+                out.add(r[1])
+        return frozenset(out)
+
     def prefixed_methods(self, cls: int, prefix: str) -> set:
         """The methods an instance of `cls` or of one of its subclasses has under a name
         starting with `prefix` (`getattr(self, "do_" + cmd)`, as `cmd.Cmd.onecmd` picks
@@ -191,11 +213,13 @@ class Members:
     def _prefixed_methods(self, cls: int, prefix: str) -> set:
         m = self.m
         out: set = set()
+        dunder = prefix.startswith("__")      # `"_" + name` means no `__init__`
         for c in [cls, *self.subclasses(cls)]:
             names = []
             for base in self.mro(c):
                 if base[0] == SYM:
-                    names.extend(n for n in m.children.get(base[1], _NO) if n.startswith(prefix))
+                    names.extend(n for n in m.children.get(base[1], _NO) if n.startswith(prefix)
+                                 and (dunder or not (n.startswith("__") and n.endswith("__"))))
             for n in dict.fromkeys(names):
                 r = self.mro_lookup(c, n)
                 if r is not None and r[0] == SYM and m.kind.get(r[1]) in FUNCTION_KINDS:
