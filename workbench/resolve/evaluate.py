@@ -194,24 +194,35 @@ class Resolver(Members, Flows):
                     qualified = rules.qualified(self, steps)
                     if qualified is not None:
                         vals, how, i = qualified
+        recv = None          # classmethod reached through a subclass -> that subclass
         for step in steps[i:]:
             if not vals:
                 return EMPTY, how
             kind = step[0]
             nv = set()
             if kind == "attr":
+                recv = None
                 for v in ordered(vals):
                     got, via = self.member(v, step[1], depth)
                     nv |= got
+                    if v[0] == SYM and m.classmeth:
+                        recv = self.classmethod_receivers(v, got, recv)
                     if via == "reexport" and how in ("import", "alias", "local"):
                         how = "reexport"
                     elif via == "inferred" and how in ("local", "import", "alias", "self"):
                         how = "inferred"
             elif kind == "call":
                 for v in ordered(vals):
+                    if recv and recv.get(v):
+                        got = self.classmethod_result(v[1], recv[v], depth)
+                        if got is not None:
+                            nv |= got
+                            continue
                     nv |= self.call_result(v, step[1], scope, depth, new=new)
                 new = False           # `new X().m()`: only the first call instantiates
+                recv = None
             elif kind == "index":
+                recv = None
                 for v in ordered(vals):
                     nv |= self.elements_of(v, depth)
                 if how not in ("builtin", "external"):
