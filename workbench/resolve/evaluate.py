@@ -194,24 +194,35 @@ class Resolver(Members, Flows):
                     qualified = rules.qualified(self, steps)
                     if qualified is not None:
                         vals, how, i = qualified
+        recv = None          # classmethod reached through a subclass -> that subclass
         for step in steps[i:]:
             if not vals:
                 return EMPTY, how
             kind = step[0]
             nv = set()
             if kind == "attr":
+                recv = None
                 for v in ordered(vals):
                     got, via = self.member(v, step[1], depth)
                     nv |= got
+                    if v[0] == SYM and m.classmeth:
+                        recv = self.classmethod_receivers(v, got, recv)
                     if via == "reexport" and how in ("import", "alias", "local"):
                         how = "reexport"
                     elif via == "inferred" and how in ("local", "import", "alias", "self"):
                         how = "inferred"
             elif kind == "call":
                 for v in ordered(vals):
+                    if recv and recv.get(v):
+                        got = self.classmethod_result(v[1], recv[v], depth)
+                        if got is not None:
+                            nv |= got
+                            continue
                     nv |= self.call_result(v, step[1], scope, depth, new=new)
                 new = False           # `new X().m()`: only the first call instantiates
+                recv = None
             elif kind == "index":
+                recv = None
                 for v in ordered(vals):
                     nv |= self.elements_of(v, depth)
                 if how not in ("builtin", "external"):
@@ -348,6 +359,17 @@ class Resolver(Members, Flows):
         lt = self.rules(self.m.fam.get(scope)).literal_types.get(vtype or "")
         if lt is not None and vtype not in _LITERAL_CONTAINERS:
             return {(BUILTIN_INST, lt)}
+        if vtype == "assignment":
+            # `x = y = v`: the value of `v`; and `table = d = {}`, then `d[int] = f`: `table`
+            # is also the container `d`'s subscript assignments fill from there to `d`'s
+            # next assignment (`copy` fills `_copy_dispatch` and then `_deepcopy_dispatch`
+            # that way)
+            parts = split_top(value, (" = ",))
+            if len(parts) > 1:
+                got = set(self.eval_text(scope, parts[-1], depth=depth + 1)[0])
+                if parts[0] in self.m.elements.get(scope, _NO):
+                    got.add(self.container_span(scope, parts[0], line))
+                return got
         vals, _ = self.eval_text(scope, value, depth=depth + 1)
         if kind == "with" and vals:
             out = set()
@@ -362,6 +384,15 @@ class Resolver(Members, Flows):
         if lt is not None:
             return set(vals) | {(BUILTIN_INST, lt)}
         return set(vals)
+
+    def container_span(self, scope: int, name: str, line: int | None) -> tuple:
+        """The container `name` of `scope` as filled from `line` on, up to the next line
+        assigning `name` in that scope: (CONTAINER, scope, name, first line, next or None)."""
+        if line is None:
+            return (CONTAINER, scope, name)
+        later = [r[6] for r in self.m.binds.get(scope, _NO).get(name, ())
+                 if r[6] is not None and r[6] > line]
+        return (CONTAINER, scope, name, line, min(later) if later else None)
 
     # ------------------------------------------------------------ imports and modules
     def import_values(self, row: dict, depth: int) -> tuple[set, bool]:

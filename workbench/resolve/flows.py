@@ -2,7 +2,8 @@
 (see that module's doc).
 
 What calling a value runs (`call_target`) and returns (`call_result`, `returns_of`: its
-return and yield rows, else its declared return type), what a container holds
+return and yield rows, else its declared return type; `classmethod_result`: an inherited
+alternate constructor called through a subclass), what a container holds
 (`elements_of`: element rows, literals, generators, `*args`, `__iter__`), a function's
 parameters (`params`, parsed once per signature) and their values (`param_values`: an
 annotation, a default, or the arguments passed at the evident call sites, `_arg_flows`),
@@ -94,6 +95,45 @@ class Flows:
             return self.rules(m.fam.get(scope)).call_builtin(self, v[1], args, scope, depth)
         return set()
 
+    def classmethod_receivers(self, v: tuple, got, recv: dict | None) -> dict | None:
+        """`recv` (classmethod value -> the class it was reached through, None when
+        through several) with the classmethods among `got`, the members of value `v`,
+        that `v`, a class, inherits from a base."""
+        m = self.m
+        if m.kind.get(v[1]) not in CLASS_KINDS:
+            return recv
+        for g in got:
+            if g[0] == SYM and g[1] in m.classmeth and m.enclosing_class(g[1]) != v[1]:
+                if recv is None:
+                    recv = {}
+                recv[g] = v[1] if recv.get(g, v[1]) == v[1] else None
+        return recv
+
+    def classmethod_result(self, fn: int, cls: int, depth: int) -> set | None:
+        """What classmethod `fn` returns when called on its defining class's subclass
+        `cls`, when it returns `cls(...)` (an alternate constructor: an instance of
+        `cls`, not of the defining class, as `Circle.make()`); else None."""
+        m = self.m
+        ps = self.params(fn)
+        if not ps:
+            return None
+        if m.lazy:                    # incremental runs load bindings per file
+            m.ensure_bindings(m.path.get(fn))
+        self.memo.read(fn)
+        made = ps[0].name + "("
+        rows = m.returns.get(fn, ())
+        if not any((r[3] or "").startswith(made) for r in rows):
+            return None
+        out: set = set()
+        for row in rows:
+            if (row[3] or "").startswith(made):
+                out.add((INST, cls))
+            else:
+                out |= self.binding_values(row, depth + 1)
+        if m.yields.get(fn):
+            out.add((CONTAINER, fn, "<yield>"))
+        return out
+
     def passed_callbacks(self, src_id: int, text: str, line: int | None, target: str) -> list:
         """The repository functions handed to `target`, a builtin or external function
         called as `text` inside symbol `src_id` at `line`, at a parameter it calls
@@ -161,7 +201,10 @@ class Flows:
                     out |= self.binding_values(row, depth + 1)
                 return out
             out = set()
+            span = v[3:]
             for row in m.elements.get(scope, _NO).get(name, ()):
+                if span and (row[6] is None or row[6] < span[0] or (span[1] is not None and row[6] >= span[1])):
+                    continue              # put in before or after the span (`container_span`)
                 out |= self.binding_values(row, depth + 1)
             return out
         if t == LITERAL:

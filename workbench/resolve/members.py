@@ -4,9 +4,11 @@
 An attribute on a value (`member`): a module's name, a class's member along its MRO
 (C3, computed from the bases as written, `mro`), an instance's method, property or
 attribute (`instance_member`: `self.x = ...` assignments of the class's methods,
-`class_attrs`; a mixin calling what its subclasses provide, `subclass_lookup`), a field's
-values (`field_values`), `super()`'s next class, an external or builtin name one step
-further, a container's methods; and the constructor an instantiation runs (`ctor_of`).
+`class_attrs`; a mixin calling what its subclasses provide, `subclass_lookup`; an
+abstract template-method step and its overrides, `overrides`; the methods named with a
+prefix, `prefixed_methods`, for `getattr(self, "do_" + cmd)`), a field's values
+(`field_values`), `super()`'s next class, an external or builtin name one step further, a
+container's methods; and the constructor an instantiation runs (`ctor_of`).
 
 The methods use the state `Resolver.__init__` sets (`m`, `memo`, `rules`, `read_name`)
 and call the other evaluator methods through `self`; this module imports neither the
@@ -111,6 +113,14 @@ class Members:
                 return {(SYM, r[1])}, None
             if r[1] in m.prop:
                 return self.returns_of(r[1], depth + 1), "inferred"
+            abstract = self.rules(m.fam.get(r[1])).abstract_method(self, r[1])
+            if abstract:
+                # a template method's step (`logging.Handler.emit`): what the subclasses'
+                # instances run; the step itself too unless it can never run
+                over = self.overrides(cls, name, r[1])
+                if over:
+                    return ({(BOUND, o) for o in over} | (set() if abstract == "abstract" else {(BOUND, r[1])}),
+                            "inferred")
             return {(BOUND, r[1])}, None
         assigned, filled = self.class_attrs(cls)
         attrs = assigned.get(name)
@@ -156,6 +166,19 @@ class Members:
     def _subclass_lookup(self, cls: int, name: str) -> set:
         m = self.m
         out: set = set()
+        for sub in self.subclasses(cls):
+            r = self.mro_lookup(sub, name)
+            if r is not None and r[0] == SYM and m.kind.get(r[1]) in FUNCTION_KINDS:
+                out.add(r)
+            elif r is not None and r[0] in (EXT, BUILTIN):
+                out.add(r)
+        return out
+
+    def subclasses(self, cls: int) -> list[int]:
+        """The repository's subclasses of `cls`, direct or not (up to 200 classes walked),
+        in the order they are found (each reads the token `s:` + its base's name)."""
+        m = self.m
+        found: list[int] = []
         seen = {cls}
         frontier = [cls]
         while frontier and len(seen) < 200:
@@ -166,10 +189,42 @@ class Members:
                     continue
                 seen.add(sub)
                 frontier.append(sub)
-                r = self.mro_lookup(sub, name)
+                found.append(sub)
+        return found
+
+    def overrides(self, cls: int, name: str, fn: int) -> set:
+        """The methods other than `fn` that `name` finds along the MROs of the subclasses
+        of `cls` (ids)."""
+        return self.memo(("over", cls, name), None, False, EMPTY, self._overrides, cls, name, fn)
+
+    def _overrides(self, cls: int, name: str, fn: int) -> frozenset:
+        m = self.m
+        out = set()
+        for sub in self.subclasses(cls):
+            r = self.mro_lookup(sub, name)
+            if r is not None and r[0] == SYM and r[1] != fn and m.kind.get(r[1]) in FUNCTION_KINDS:
+                out.add(r[1])
+        return frozenset(out)
+
+    def prefixed_methods(self, cls: int, prefix: str) -> set:
+        """The methods an instance of `cls` or of one of its subclasses has under a name
+        starting with `prefix` (`getattr(self, "do_" + cmd)`, as `cmd.Cmd.onecmd` picks
+        a handler): {(SYM, method)}, each the one the MRO of that class finds."""
+        return self.memo(("prefixed", cls, prefix), None, False, EMPTY, self._prefixed_methods, cls, prefix)
+
+    def _prefixed_methods(self, cls: int, prefix: str) -> set:
+        m = self.m
+        out: set = set()
+        dunder = prefix.startswith("__")      # `"_" + name` means no `__init__`
+        for c in [cls, *self.subclasses(cls)]:
+            names = []
+            for base in self.mro(c):
+                if base[0] == SYM:
+                    names.extend(n for n in m.children.get(base[1], _NO) if n.startswith(prefix)
+                                 and (dunder or not (n.startswith("__") and n.endswith("__"))))
+            for n in dict.fromkeys(names):
+                r = self.mro_lookup(c, n)
                 if r is not None and r[0] == SYM and m.kind.get(r[1]) in FUNCTION_KINDS:
-                    out.add(r)
-                elif r is not None and r[0] in (EXT, BUILTIN):
                     out.add(r)
         return out
 

@@ -20,7 +20,9 @@ tag                shape                 what it stands for
 ``BUILTIN``        (BUILTIN, name)       a builtin (`len`, `list.append`)
 ``BUILTIN_INST``   (BUILTIN_INST, name)  an instance of a builtin type (`list`, `str`)
 ``CONTAINER``      (CONTAINER, scope,    the elements stored in the container `name` of
-                   name)                 `scope` (`"<yield>"`: what a generator yields)
+                   name[, first, next])  `scope` (`"<yield>"`: what a generator yields);
+                                         with lines: those put in from line `first` up
+                                         to `next` (None: the end), `t = d = {}`
 ``LITERAL``        (LITERAL, scope,      the elements of a literal written `text` in `scope`
                    text)
 ``ELEMENTS``       (ELEMENTS, scope,     the elements of the value of expression `text`

@@ -189,6 +189,13 @@ class Language:
         """The constructor an instantiation of `cls` runs."""
         return None
 
+    def abstract_method(self, ev, fn: int) -> str | None:
+        """Whether method `fn` is only there to be overridden (a template method's step):
+        calling it on an instance also reaches the overrides of the class's subclasses
+        (`Members.instance_member`). None: no; "raises": it runs too (and fails);
+        "abstract": it never runs (the language refuses to make such an instance)."""
+        return None
+
     def class_field_values(self, ev, fid: int) -> set | None:
         """Values of class-level field `fid` this language knows without its bindings (None:
         read them as usual)."""

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..exprs import first_arg, match_bracket, split_top, string_value
 from ..kinds import CLASS_KINDS, FUNCTION_KINDS
-from ..values import (BOUND, BUILTIN, BUILTIN_INST, ELEMENTS, EXT, INST, SUPER, SYM, Param,
+from ..values import (BOUND, BUILTIN, BUILTIN_INST, ELEMENTS, EXT, INST, LITERAL, SUPER, SYM, Param,
                       annotated_type, declared_type, ordered)
 from .base import Language
 
@@ -183,6 +183,45 @@ class _Modules:
 # is a member, an instance of the class
 _ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.Flag", "enum.IntFlag",
                          "enum.StrEnum", "enum.ReprEnum"})
+
+
+def _name_text(text: str) -> tuple[str, bool] | None:
+    """An attribute name as written: `"run"` -> ("run", False); a prefix and more,
+    `"do_" + cmd` or `f"get_{platform}"` -> ("do_", True) / ("get_", True); else None."""
+    attr = string_value(text)
+    if attr is not None:
+        return (attr, False) if attr else None
+    terms = split_top(text, ("+",))
+    if len(terms) == 2:
+        prefix = string_value(terms[0])
+        return (prefix, True) if prefix else None
+    if text[:2] in ("f'", 'f"'):
+        prefix = string_value(text[1:].split("{", 1)[0] + text[1])
+        return (prefix, True) if prefix and "{" in text else None
+    return None
+
+
+def _attr_names(ev, scope, text: str) -> list[tuple[str, bool]]:
+    """The names (or prefixes) `getattr`'s second argument `text` stands for: as written,
+    or each value the local variable it names is assigned in `scope` (all of them
+    understood, else none: `method = "visit_" + name`, as `ast.NodeVisitor.visit`)."""
+    got = _name_text(text)
+    if got is not None:
+        return [got]
+    if not text.isidentifier():
+        return []
+    m = ev.m
+    if m.lazy:                    # incremental runs load bindings per file
+        m.ensure_bindings(m.path.get(scope))
+    ev.memo.read(scope)
+    rows = m.binds.get(scope, {}).get(text, ())
+    out = []
+    for row in rows:
+        got = _name_text(row[3] or "") if row[1] == "assign" else None
+        if got is None:
+            return []
+        out.append(got)
+    return list(dict.fromkeys(out))
 
 
 class Python(Language):
@@ -454,19 +493,34 @@ class Python(Language):
             tname = "list" if name in ("sorted", "reversed", "iter") else name
             return {(BUILTIN_INST, tname), (ELEMENTS, scope, a)}
         if name == "getattr" and args:
-            parts = split_top(args, (",",))
-            if len(parts) >= 2:
-                attr = string_value(parts[1])
-                if attr:
-                    obj = set(ev.eval_text(scope, parts[0], depth=depth + 1)[0])
-                    out = set()
-                    for o in ordered(obj):
-                        out |= ev.member(o, attr, depth + 1)[0]
-                    return out
-            return set()
+            return self._getattr(ev, split_top(args, (",",)), scope, depth)
         if name in PY_BUILTIN_TYPES:
             return {(BUILTIN_INST, name)}
         return set()
+
+    @staticmethod
+    def _getattr(ev, parts, scope, depth):
+        """`getattr(obj, "name")`: the member; `getattr(obj, "do_" + cmd)`: the methods
+        named with that prefix (of `obj`'s class and its subclasses, `prefixed_methods`);
+        `getattr(obj, name, default)`: also the default, whatever the name."""
+        out: set = set()
+        if len(parts) < 2:
+            return out
+        names = _attr_names(ev, scope, parts[1])
+        if names:
+            obj = ev.eval_text(scope, parts[0], depth=depth + 1)[0]
+            for o in ordered(obj):
+                for attr, prefix in names:
+                    if not prefix:
+                        out |= ev.member(o, attr, depth + 1)[0]
+                    elif o[0] == INST or (o[0] == SYM and ev.m.kind.get(o[1]) in CLASS_KINDS):
+                        for r in ordered(ev.prefixed_methods(o[1], attr)):
+                            out.add((BOUND, r[1]) if o[0] == INST and r[1] not in ev.m.static
+                                    and r[1] not in ev.m.classmeth else r)
+        if len(parts) == 3:
+            out |= {v for v in ev.eval_text(scope, parts[2], depth=depth + 1)[0]
+                    if v[0] not in (BUILTIN_INST, LITERAL)}
+        return out
 
     def call_external(self, ev, name, args, scope, depth):
         if name in ("functools.partial", "functools.wraps"):
@@ -479,6 +533,30 @@ class Python(Language):
     def constructor(self, ev, cls):
         r = ev.mro_lookup(cls, "__init__")
         return r[1] if r is not None and r[0] == SYM else None
+
+    def abstract_method(self, ev, fn):
+        """`@abstractmethod` ("abstract": `abc` refuses to instantiate a class that has
+        not overridden it), or a method calling `NotImplementedError(...)` ("raises", as
+        `logging.Handler.emit` does; a bare `raise NotImplementedError` is no call the
+        index holds, so it does not count)."""
+        m = ev.m
+        if any("abstractmethod" in d for d in m.decos.get(fn, ())):
+            return "abstract"
+        return "raises" if fn in self._not_implemented(m) else None
+
+    @staticmethod
+    def _not_implemented(m) -> frozenset:
+        """The symbols calling `NotImplementedError(...)`, read once per model (a refresh
+        starts `m.ext` empty: read again)."""
+        got = m.ext.get("python.not_implemented")
+        if got is None:
+            rows = m.con.execute("""SELECT DISTINCT src_id FROM edges
+                                    WHERE kind = 'calls' AND dst_name = 'NotImplementedError'""").fetchall()
+            got = m.ext["python.not_implemented"] = frozenset(r[0] for r in rows)
+        return got
+
+    def before_helper(self, m) -> None:
+        self._not_implemented(m)
 
     def class_field_values(self, ev, fid):
         """An enum's members (`OK = 200` in `class Status(enum.Enum)`) are instances of the
