@@ -28,12 +28,39 @@ SAMPLES = Path(__file__).resolve().parent.parent / "sample_repos"
     ([], pa.string()),
     ([], pa.list_(pa.string())),
     ([None, None], pa.int64()),
+    # the buffer-built cases (`store._plain_array`): ASCII strings, integers, no nulls
+    (["abc", "", "x.y(z)"], pa.string()),
+    (("t", "u"), pa.string()),
+    ([3, -1, 2**62], pa.int64()),
+    ((5, 6, 7), pa.int32()),
 ])
 def test_arrow_array_equals_pa_array(values, type_):
     got = arrow_array(values, type_)
     got.validate(full=True)
     assert got.type == type_
     assert got.equals(pa.array(values, type=type_))
+
+
+def test_arrow_array_of_large_strings_and_integers_does_not_import_pandas():
+    """A parser process converts chunks of any size (the largest files of a big repository
+    come first, in one chunk) without `pa.array`, which would import pandas there."""
+    code = (
+        "import sys, pickle\n"
+        "import pyarrow as pa\n"
+        "from workbench.store import PANDAS_FREE_MAX, arrow_array\n"
+        "n = PANDAS_FREE_MAX + 10\n"
+        "cases = [([f'n{i}' for i in range(n)], pa.string()),\n"
+        "         ([None if i % 3 else f'\\u00e9{i}' for i in range(n)], pa.string()),\n"
+        "         (list(range(n)), pa.int64()), ([None if i % 5 else i for i in range(n)], pa.int64())]\n"
+        "got = [arrow_array(v, t) for v, t in cases]\n"
+        "for a in got: a.validate(full=True)\n"
+        "sys.stdout.buffer.write(pickle.dumps(('pandas' in sys.modules, cases, got)))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, check=True)
+    import pickle
+    loaded, cases, got = pickle.loads(out.stdout)
+    assert loaded is False
+    for (values, type_), arr in zip(cases, got):
+        assert arr.type == type_ and arr.equals(pa.array(values, type=type_))
 
 
 def test_cli_index_of_a_small_repo_imports_only_what_it_needs(tmp_path):

@@ -8,6 +8,7 @@ and is tested without DuckDB.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from tree_sitter import Parser, Query, QueryCursor
@@ -231,11 +232,17 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
         if role is None:                # a pattern's role is fixed: work it out once
             role = roles[_pattern] = _role_of(caps)
         code = role[0]
-        if code == _CALL:
+        if code == _BIND:               # call-graph bindings, see _emit_bindings
+            value = caps.get("bind.value")
+            if value:
+                anchor = caps[role[2]][0]
+                target = caps.get("bind.target")
+                key = caps.get("bind.key")
+                binds.append((anchor.start_byte, role[3], anchor, target[0] if target else None,
+                              value[0], key[0] if key else None))
+        elif code == _CALL:
             ns = caps["reference.call"]     # several nodes (Java `obj` + `m`): one callee
             calls.append(ns[0] if len(ns) == 1 else _Span(ns))
-        elif code == _BIND:
-            binds.append((role[2], caps))   # call-graph bindings, see _emit_bindings
         elif code == _DEF:
             name_nodes = caps.get("name")
             if not name_nodes:
@@ -424,15 +431,22 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
                       n.start_point[0] + 1, "unresolved"))
 
     scopes = _ScopeFinder(items)
-    resolver = _LocalResolver(items, sym_rows, spec)
-    for n in sorted(calls, key=lambda n: n.start_byte):
-        src = scopes.at(n.start_byte)
-        name = _callee(_text(data, n.start_byte, n.end_byte))[:MAX_DST_NAME]
-        dst, how = resolver.resolve(src, name)
-        edges.append((src.idx if src is not None else 0, "calls", name, dst,
-                      n.start_point[0] + 1, how))
+    # byte offsets are character offsets in an ASCII file: decode it once, slice the text
+    text = data.decode("ascii") if data.isascii() else None
+    if calls:
+        resolver = _LocalResolver(items, sym_rows, spec)
+        resolved: dict = {}             # (scope, callee) -> (symbol, how): the same answer
+        bounds, inner = scopes.bounds, scopes.inner
+        for n in sorted(calls, key=_start_byte):
+            a = n.start_byte
+            src = inner[bisect_right(bounds, a)]
+            sidx = src.idx if src is not None else 0
+            name = _callee(text[a:n.end_byte] if text is not None else _text(data, a, n.end_byte))[:MAX_DST_NAME]
+            got = resolved.get((sidx, name))
+            if got is None:
+                got = resolved[(sidx, name)] = resolver.resolve(src, name)
+            edges.append((sidx, "calls", name, got[0], n.start_point[0] + 1, got[1]))
 
-    scopes = _ScopeFinder(items)
     imports.sort(key=lambda caps: (caps.get("import") or caps.get("import.module")
                                    or caps.get("import.name"))[0].start_byte)
     for caps in imports:
@@ -456,7 +470,7 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
         edges.append((src.idx if src is not None else 0, "imports", target[:MAX_DST_NAME], None,
                       line, "unresolved"))
     if binds:
-        _emit_bindings(data, binds, items, rows)
+        _emit_bindings(data, text, binds, items, scopes, rows)
     return rows
 
 
@@ -615,7 +629,16 @@ def _attach_comment_docs(data: bytes, comments: list, items: list, sym_rows: lis
 
 
 class _ScopeFinder:
-    """Innermost definition whose body contains a byte offset (positions queried in order)."""
+    """Innermost definition whose body contains a byte offset, for positions in any order.
+
+    A definition's scope is its body (its whole span when it has none). The answer for a
+    position is the top of a stack walked through the spans in start order, where a span
+    is pushed once its start is reached and popped once its end is; it changes only at a
+    span's start or end. It is worked out once at each of those boundaries (`bounds`,
+    ascending): `inner[i]` is the definition at positions from `bounds[i - 1]` up to
+    `bounds[i]` (`inner[0]`, before the first boundary, is None), so a position is one
+    bisection away (`inner[bisect_right(bounds, pos)]`); `inner_idx` holds the symbol
+    indexes of the same (0, the module, for None)."""
 
     def __init__(self, items: list[_Def]):
         spans = []
@@ -625,23 +648,31 @@ class _ScopeFinder:
             else:
                 s, e = d.start, d.end
             spans.append((s, -e, e, d))
-        spans.sort(key=lambda t: (t[0], t[1]))
-        self.starts = [t[0] for t in spans]
-        self.spans = spans
-        self.ptr = 0
-        self.stack: list[tuple[int, int, _Def]] = []
+        spans.sort(key=_span_order)
+        bounds = sorted({t[0] for t in spans} | {t[2] for t in spans})
+        inner: list = [None]
+        stack: list[tuple[int, int, _Def]] = []
+        ptr, n = 0, len(spans)
+        for pos in bounds:
+            while ptr < n and spans[ptr][0] <= pos:
+                s, _, e, d = spans[ptr]
+                while stack and stack[-1][1] <= s:
+                    stack.pop()
+                stack.append((s, e, d))
+                ptr += 1
+            while stack and stack[-1][1] <= pos:
+                stack.pop()
+            inner.append(stack[-1][2] if stack else None)
+        self.bounds = bounds
+        self.inner = inner
+        self.inner_idx = [0 if d is None else d.idx for d in inner]
 
     def at(self, pos: int):
-        spans, stack = self.spans, self.stack
-        while self.ptr < len(spans) and spans[self.ptr][0] <= pos:
-            s, _, e, d = spans[self.ptr]
-            while stack and stack[-1][1] <= s:
-                stack.pop()
-            stack.append((s, e, d))
-            self.ptr += 1
-        while stack and stack[-1][1] <= pos:
-            stack.pop()
-        return stack[-1][2] if stack else None
+        return self.inner[bisect_right(self.bounds, pos)]
+
+
+def _span_order(t):
+    return t[0], t[1]
 
 
 class _LocalResolver:
@@ -698,7 +729,8 @@ _DEF, _CALL, _REL, _DOC, _BIND, _IMPORT, _COMMENT, _MODDOC, _PACKAGE, _OTHER = r
 
 def _role_of(caps: dict) -> tuple:
     """What a query pattern's matches are, from their capture names (decided once per
-    pattern): (role, definition capture, binding capture). The order is the precedence."""
+    pattern): (role, definition capture, binding capture, binding kind: the capture without
+    its `bind.` prefix). The order is the precedence."""
     def_kind = next((k for k in caps if k.startswith(("definition.", "declaration."))), None)
     bind_kind = next((k for k in caps if k.startswith("bind.") and k not in _BIND_PARTS), None)
     if def_kind is not None:
@@ -721,7 +753,7 @@ def _role_of(caps: dict) -> tuple:
         code = _PACKAGE
     else:
         code = _OTHER
-    return code, def_kind, bind_kind
+    return code, def_kind, bind_kind, bind_kind[5:] if bind_kind is not None else None
 # value node types that define a function whose body may identify it (`x = lambda: ...`)
 _FUNCTION_VALUE_WORDS = ("function", "lambda", "closure", "func_literal", "method")
 
@@ -774,42 +806,39 @@ def _label_qualified(data: bytes, items: list[_Def], rules: dict, labels: dict) 
         d.label = "::".join(parts + [last])
 
 
-def _emit_bindings(data: bytes, binds: list, items: list[_Def], rows: FileRows) -> None:
+def _emit_bindings(data: bytes, text: str | None, binds: list, items: list[_Def],
+                   scopes: _ScopeFinder, rows: FileRows) -> None:
     """Rows of the `bindings` table from `@bind.<kind>` matches: the enclosing symbol,
     the kind, the name bound (`callee#index` / `callee#keyword` for call arguments), the
-    value expression as written, its node type, and the symbol it defines (lambdas)."""
+    value expression as written, its node type, and the symbol it defines (lambdas).
+    `binds` holds (anchor start, kind, anchor, target, value, key) per match with a value;
+    `text` is the file decoded when it is ASCII (byte offsets are character offsets), else None."""
     def_at = {(d.node.start_byte, d.node.end_byte): d.idx for d in items}
     for d in items:                     # `x = function () {...}`: the value is the def's body owner
         if d.body is not None:
             def_at.setdefault(("body", d.body.start_byte, d.body.end_byte), d.idx)
-    found = []
-    for kind, caps in binds:
-        anchor = caps[kind][0]
-        value = caps.get("bind.value")
-        if not value:
-            continue
-        target = caps.get("bind.target")
-        key = caps.get("bind.key")
-        found.append((anchor.start_byte, kind[5:], anchor, target[0] if target else None,
-                      value[0], key[0] if key else None))
-    found.sort(key=lambda t: t[0])
-    scopes = _ScopeFinder(items)
+    binds.sort(key=_first)
+    bounds, inner_idx = scopes.bounds, scopes.inner_idx
     cap = 2 * MAX_DST_NAME              # read no more of an expression than can be kept
-    if data.isascii():                  # byte offsets are character offsets: decode once
-        text = data.decode("ascii")
-
-        def short(n) -> str:
-            a = n.start_byte
-            return _callee(text[a:min(n.end_byte, a + cap)])[:MAX_DST_NAME]
+    if text is not None:
+        def short(a: int, b: int) -> str:
+            return _callee(text[a:min(b, a + cap)])[:MAX_DST_NAME]
     else:
-        def short(n) -> str:
-            a = n.start_byte
-            return _callee(data[a:min(n.end_byte, a + cap)].decode("utf-8", "replace"))[:MAX_DST_NAME]
+        def short(a: int, b: int) -> str:
+            return _callee(data[a:min(b, a + cap)].decode("utf-8", "replace"))[:MAX_DST_NAME]
 
     is_fn: dict[str, bool] = {}
-    for _, kind, anchor, target, value, key in found:
-        src = scopes.at(anchor.start_byte)
-        name = short(target) if target else None
+    out = rows.bindings
+    last_target, last_name = None, None
+    for pos, kind, anchor, target, value, key in binds:
+        sidx = inner_idx[bisect_right(bounds, pos)]
+        if target is None:
+            name = None
+        elif target == last_target:     # the arguments of one call share its callee
+            name = last_name
+        else:
+            name = last_name = short(target.start_byte, target.end_byte)
+            last_target = target
         if kind == "arg":
             if key is not None:
                 slot = _text(data, key.start_byte, key.end_byte)
@@ -826,7 +855,8 @@ def _emit_bindings(data: bytes, binds: list, items: list[_Def], rows: FileRows) 
                 sib = sib.prev_named_sibling
             name = f"{name}#{slot}"
         vtype = value.type
-        vid = def_at.get((value.start_byte, value.end_byte))
+        vs, ve = value.start_byte, value.end_byte
+        vid = def_at.get((vs, ve))
         fn = is_fn.get(vtype)
         if fn is None:
             fn = is_fn[vtype] = any(w in vtype for w in _FUNCTION_VALUE_WORDS)
@@ -834,8 +864,15 @@ def _emit_bindings(data: bytes, binds: list, items: list[_Def], rows: FileRows) 
             body = value.child_by_field_name("body")
             if body is not None:
                 vid = def_at.get(("body", body.start_byte, body.end_byte))
-        rows.bindings.append((src.idx if src is not None else 0, kind, name, short(value),
-                              vtype, vid, anchor.start_point[0] + 1))
+        out.append((sidx, kind, name, short(vs, ve), vtype, vid, anchor.start_point[0] + 1))
+
+
+def _first(t):
+    return t[0]
+
+
+def _start_byte(n) -> int:
+    return n.start_byte
 
 
 def line_count_of(data: bytes) -> int:

@@ -212,30 +212,41 @@ def _local_schemas() -> dict:
 
 def _chunk_tables(results: list[_Result]) -> dict:
     """The chunk's rows as Arrow tables (local ids, `_file` = index in `results`); each
-    result keeps only its counts and status afterwards."""
+    result keeps only its counts and status afterwards. The rows of all files are
+    transposed into columns at once, per table."""
+    import numpy as np
     import pyarrow as pa
     schemas = _local_schemas()
-    cols = {name: [[] for _ in schemas[name]] for name in schemas}
+    parts: dict[str, list] = {name: [] for name in schemas}
+    counts: dict[str, list] = {name: [] for name in schemas}
+    dst_qualnames: list = []            # edges: the qualname of a same-file target
+    with_rows: list[int] = []           # the results that have rows, in order
     for i, r in enumerate(results):
         rows = r.rows
         if rows is None:
             continue
-        quals = [x[3] for x in rows.symbols]
-        edges = rows.edges
-        parts = {"symbols": rows.symbols,
-                 "edges": [e + (None if e[3] is None else quals[e[3]],) for e in edges],
-                 "imports": rows.imports, "bindings": rows.bindings}
-        for name, part in parts.items():
-            if part:
-                acc = cols[name]
-                acc[0].extend([i] * len(part))
-                for dst, src in zip(acc[1:], zip(*part)):
-                    dst.extend(src)
+        with_rows.append(i)
+        for name, part in (("symbols", rows.symbols), ("edges", rows.edges),
+                           ("imports", rows.imports), ("bindings", rows.bindings)):
+            parts[name].extend(part)
+            counts[name].append(len(part))
+        if rows.edges:
+            quals = [x[3] for x in rows.symbols]
+            dst_qualnames.extend([None if e[3] is None else quals[e[3]] for e in rows.edges])
         r.n_symbols = len(rows.symbols)
         r.rows = FileRows(rows.status, rows.error_count, rows.message)   # shipped as tables
-    return {name: pa.Table.from_arrays([store.arrow_array(c, f.type) for c, f in zip(cs, schemas[name])],
-                                       schema=schemas[name])
-            for name, cs in cols.items() if cs[0]}
+    files = np.array(with_rows, dtype=np.int32)
+    out = {}
+    for name, part in parts.items():
+        if not part:
+            continue
+        schema = schemas[name]
+        cols = [np.repeat(files, counts[name]), *zip(*part)]
+        if name == "edges":
+            cols.append(dst_qualnames)
+        out[name] = pa.Table.from_arrays([store.arrow_array(c, f.type) for c, f in zip(cols, schema)],
+                                         schema=schema)
+    return out
 
 
 def _chunks(items: list, n: int) -> list[list]:

@@ -117,22 +117,55 @@ def insert_columns(con, table: str, columns: dict[str, list]) -> int:
     return n
 
 
-# Below this many values, `arrow_array` builds arrays itself: `pa.array` imports pandas the
-# first time it runs (about half a second, more than indexing a small repository takes).
+# Below this many values, `arrow_array` builds arrays of every type it knows itself (strings
+# and integers at any size): `pa.array` imports pandas the first time it runs (about half a
+# second, more than indexing a small repository takes, and some 45 MB in each process).
 PANDAS_FREE_MAX = 50_000
 _NUMPY_TYPES = {"int64": "int64", "int32": "int32", "double": "float64"}
 
 
+def _plain_array(values, type: pa.DataType, n: int) -> pa.Array | None:
+    """The array of the common cases, built from buffers whatever their size: ASCII strings
+    without nulls (one join; offsets from their lengths) and integers without nulls; None
+    for anything else."""
+    import numpy as np
+    if pa.types.is_string(type):
+        try:
+            joined = "".join(values)
+        except TypeError:               # a null, or not a string
+            return None
+        if not joined.isascii() or len(joined) >= 2 ** 31:
+            return None                 # characters are bytes in ASCII only
+        offsets = np.zeros(n + 1, dtype=np.int32)
+        np.cumsum(np.fromiter(map(len, values), dtype=np.int32, count=n), out=offsets[1:])
+        return pa.Array.from_buffers(type, n, [None, pa.py_buffer(offsets),
+                                               pa.py_buffer(joined.encode("ascii"))])
+    if pa.types.is_integer(type) and str(type) in _NUMPY_TYPES:
+        try:
+            data = np.fromiter(values, dtype=_NUMPY_TYPES[str(type)], count=n)
+        except (TypeError, ValueError, OverflowError):      # a null among them
+            return None
+        return pa.Array.from_buffers(type, n, [None, pa.py_buffer(data)])
+    return None
+
+
 def arrow_array(values, type: pa.DataType) -> pa.Array:
-    """`pa.array(values, type=type)` for a Python sequence, without importing pandas on
-    small inputs (strings, lists of strings, integers, floats and booleans; other types,
-    and large inputs where `pa.array`'s speed repays the import, go to `pa.array`)."""
+    """`pa.array(values, type=type)` for a Python sequence, without importing pandas:
+    strings and integers at any size (ASCII strings and integers without nulls straight
+    from buffers, `_plain_array`), lists of strings, floats and booleans up to
+    `PANDAS_FREE_MAX` values; other types, and larger inputs of those, go to `pa.array`
+    (so does everything once pandas is imported anyway)."""
     import numpy as np
     if isinstance(values, np.ndarray) and str(type) in _NUMPY_TYPES:   # no nulls: the buffer as is
         data = np.ascontiguousarray(values, dtype=_NUMPY_TYPES[str(type)])
         return pa.Array.from_buffers(type, len(data), [None, pa.py_buffer(data)])
     n = len(values)
-    if n > PANDAS_FREE_MAX or "pandas" in sys.modules or isinstance(values, (pa.Array, pa.ChunkedArray)):
+    if "pandas" in sys.modules or isinstance(values, (pa.Array, pa.ChunkedArray)):
+        return pa.array(values, type=type)
+    got = _plain_array(values, type, n)
+    if got is not None:
+        return got
+    if n > PANDAS_FREE_MAX and not (pa.types.is_string(type) or str(type) in ("int64", "int32")):
         return pa.array(values, type=type)
     if pa.types.is_string(type):
         b = pa.lib.StringBuilder()
