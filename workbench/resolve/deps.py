@@ -218,15 +218,12 @@ def _qualnames(con, qual: dict):
     return qual_of
 
 
-def quiet(con, before: dict[str, Counter], m: Model, started: Started | None = None) -> set[str]:
+def quiet(con, before: dict[str, Counter], m: Model) -> set[str]:
     """The edited files (of `before`, their rows before the edit) whose edit no other file
-    can see: see the module doc. `started`: the reads begun before the model's refresh
-    (`start_quiet`) for these files."""
+    can see: see the module doc."""
     if not before:
         return set()
-    if started is not None and started.before is not before:
-        started = None
-    after = started.after if started is not None else facts(con, before)
+    after = facts(con, before)
     out = set()
     for path, old in before.items():
         lang = m.file_lang.get(path)
@@ -235,38 +232,10 @@ def quiet(con, before: dict[str, Counter], m: Model, started: Started | None = N
         handles = _added_handles(old, after.get(path, Counter()))
         if handles is None:
             continue
-        if handles and not _fresh(con, path, handles, old, m, started):
+        if handles and not _fresh(con, path, handles, old, m):
             continue
         out.add(path)
     return out
-
-
-@dataclass
-class Started:
-    """`quiet`'s reads that need no model, begun before an incremental run refreshes its
-    kept model (`start_quiet`): the edited files' rows now, and per edited file the text
-    scans of `_fresh` over the files the run did not change, on a `meanwhile.Meanwhile`."""
-    before: dict[str, Counter]
-    after: dict[str, Counter]
-    changed: list[str]
-    scans: dict[str, tuple]             # path -> (its names, the job: a text holds one?)
-    meanwhile: object
-
-
-def start_quiet(con, before: Before, meanwhile) -> Started:
-    """Begin `quiet` for the files of `before` (every changed file): their rows now read,
-    and for each edit that adds names only (`_added_handles`), the scans of the other
-    files' texts for those names submitted to `meanwhile` (the unchanged files' rows: a
-    cursor sees the committed tables). `_fresh` reads the other changed files' rows."""
-    after = facts(con, before.facts)
-    scans = {}
-    for path, old in before.facts.items():
-        handles = _added_handles(old, after.get(path, Counter()))
-        if handles and not _named_already(handles, old):
-            names = sorted(handles)
-            scans[path] = (names, meanwhile.submit(
-                lambda cur, names=names, chg=before.paths: _texts_hold(cur, names, _OUTSIDE, {"chg": chg})))
-    return Started(before.facts, after, before.paths, scans, meanwhile)
 
 
 def _added_handles(old: Counter, new: Counter) -> set[str] | None:
@@ -327,63 +296,25 @@ def implicit_names() -> frozenset:
     return _IMPLICIT
 
 
-def _fresh(con, path: str, handles: set[str], old: Counter, m: Model | None = None,
-           started: Started | None = None) -> bool:
+def _fresh(con, path: str, handles: set[str], old: Counter, m: Model | None = None) -> bool:
     """Whether no name of `handles` is one resolution looks up by itself
     (`implicit_names`), and no text resolution reads, in any other file, holds one of
     them, nor any row the edited file had before. `m`: the model of the run (refreshed),
     whose symbols' texts are searched in Python (`Model.symbol_texts`) rather than
-    scanned for in the symbols table. `started`: the scans of the unchanged files' texts
-    begun meanwhile (`start_quiet`); the other changed files' texts are read here."""
-    if _named_already(handles, old):
-        return False
-    names = sorted(handles)
-    if m is not None:                   # names are identifiers: no match spans two lines
-        if any(h in text for p, text in m.symbol_texts().items() if p != path for h in names):
-            return False
-    hit = None
-    scan = started.scans.get(path) if started is not None else None
-    if scan is not None and scan[0] == names:
-        try:
-            hit = started.meanwhile.result(scan[1])
-        except Exception:               # done again below, on this connection
-            hit = None
-    if hit is not None:
-        if hit:
-            return False
-        others = [p for p in started.changed if p != path]
-        return not others or not _texts_hold(con, names, "list_contains($chg, t.path) AND t.path <> $p",
-                                             {"chg": others, "p": path}, symbols=m is None)
-    return not _texts_hold(con, names, "t.path <> $p", {"p": path}, symbols=m is None)
-
-
-def _named_already(handles: set[str], old: Counter) -> bool:
-    """Whether a name of `handles` is one resolution looks up by itself, or a text of a
-    row the edited file had before holds one (`_fresh`)."""
+    scanned for in the symbols table."""
     special = implicit_names()
     if any(h in special or (h.startswith("__") and h.endswith("__")) for h in handles):
-        return True
+        return False
     for row in old:
         for v in row[1:]:
             texts = v if isinstance(v, tuple) else (v,)
             if any(isinstance(t, str) and h in t for t in texts for h in handles):
-                return True
-    return False
-
-
-# the files a cursor's scans read in `start_quiet`: the unchanged ones
-_OUTSIDE = "NOT list_contains($chg, t.path)"
-
-
-def _texts_hold(con, names: list[str], where: str, prm: dict, symbols: bool = False) -> bool:
-    """Whether a text resolution reads, in the rows `where` (SQL on the table `t`),
-    holds one of `names`: table by table, each scan stopping at its first hit (a name in
-    use is found at once). The symbols' texts too with `symbols` (else the caller
-    searched the model's)."""
+                return False
+    names = sorted(handles)
     # a few names: each one a parameter of its own, which DuckDB matches faster than the
     # rows of a joined list (a quarter less for the scans below)
     few = len(names) <= _FRESH_PARAMS
-    prm = {**prm, **({f"h{j}": n for j, n in enumerate(names)} if few else {"n": names})}
+    prm = {"p": path, **({f"h{j}": n for j, n in enumerate(names)} if few else {"n": names})}
 
     def hit(*cols: str) -> str:
         if few:
@@ -391,17 +322,21 @@ def _texts_hold(con, names: list[str], where: str, prm: dict, symbols: bool = Fa
         return " OR ".join(f"contains({c}, h.n)" for c in cols)
 
     handles_from = "" if few else ", (SELECT unnest($n::VARCHAR[]) AS n) h"
-    tables = [("symbols", "", ("name", "qualname", "signature", "array_to_string(decorators, ' ')"))] \
-        if symbols else []
-    for table, extra, cols in (
-            *tables,
+    symbols = [("symbols", "", ("name", "qualname", "signature", "array_to_string(decorators, ' ')"))]
+    if m is not None:                   # names are identifiers: no match spans two lines
+        if any(h in text for p, text in m.symbol_texts().items() if p != path for h in names):
+            return False
+        symbols = []
+    # table by table, each stopping at its first hit (a name in use is found at once)
+    for table, where, cols in (
+            *symbols,
             ("imports", "", ("module", "name", "alias")),
             ("edges", f"AND kind IN {_EDGE_KINDS}", ("dst_name",)),
             ("bindings", "", ("name", "value", "value_type"))):
         if store.run(con, f"""SELECT 1 FROM {table} t{handles_from}
-                              WHERE {where} {extra} AND ({hit(*cols)}) LIMIT 1""", prm):
-            return True
-    return False
+                              WHERE t.path <> $p {where} AND ({hit(*cols)}) LIMIT 1""", prm):
+            return False
+    return True
 
 
 # up to this many names are matched as parameters of their own (more: a joined list)
@@ -420,8 +355,7 @@ def needs_full(con, changed: list[str]) -> bool:
     return rows[0][0] > 0
 
 
-def affected(con, m: Model, changed: list[str], before: Before | None = None,
-             started: Started | None = None) -> set[str]:
+def affected(con, m: Model, changed: list[str], before: Before | None = None) -> set[str]:
     """Files an edit of `changed` can change the edges of (see the module doc), and the
     files holding an edge into a symbol that is gone and has no unique successor
     (`rebind`). `before`: the changed files before the edit (`before_edit`); the readers
@@ -429,7 +363,7 @@ def affected(con, m: Model, changed: list[str], before: Before | None = None,
     chg = sorted(set(changed))
     if before is not None and before.paths != chg:
         before = None                   # not every changed file: what is gone is not known
-    hushed = quiet(con, before.facts, m, started) if before is not None else set()
+    hushed = quiet(con, before.facts, m) if before is not None else set()
     gone_ids = before.symbol_ids if before is not None else None
     was: set[str] = set()
     for (toks,) in store.run(con, "SELECT provides FROM resolve_deps WHERE list_contains($chg, path)",
@@ -531,4 +465,4 @@ def _bit_indexes(bits: int):
         bits ^= low
 
 
-__all__ = ["Before", "before_edit", "provides", "facts", "quiet", "Started", "start_quiet", "needs_full", "affected", "previous_reads", "rebind", "write"]
+__all__ = ["Before", "before_edit", "provides", "facts", "quiet", "needs_full", "affected", "previous_reads", "rebind", "write"]

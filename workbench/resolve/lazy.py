@@ -42,15 +42,10 @@ class LazyBindings:
         (`_lazy_index`), unless only `resolving` <= `PREFETCH_QUERY_MAX` files are to be
         resolved; a kept model, which holds most of them already, asks for the missing
         ones in two queries. The rows are those, and in the order, the bulk load gives."""
-        begun = getattr(self, "_begun", None)
-        self._begun = None
         if not self.lazy or self._bind_loaded:
             return
         fresh = (not self._lazy_loaded and not self.args_by_callee
                  and (resolving is None or resolving > self.PREFETCH_QUERY_MAX))
-        if begun is not None and not fresh:
-            self._begun = begun
-            self._take_begun()
         paths = sorted(set(paths) - self._lazy_loaded)
         keys = sorted(k for k in set(callee_keys) if k and k not in self.args_by_callee)
         if fresh and (paths or keys):
@@ -98,79 +93,32 @@ class LazyBindings:
                     got[key].append((scope, kind, name, value, vtype, vid, line))
             self.args_by_callee.update(got)
 
-    # the files' rows and the keys' argument rows (by name) in one scan, unsorted (DuckDB's sort
-    # cost a fifth of the query): put in the bulk load's order by `_take_scan`
-    _SCAN = """SELECT src_id, kind, name, value, value_type, value_id, line, path,
-                      rowid AS rid, (kind = 'arg')::TINYINT AS is_arg
-               FROM bindings
-               WHERE CASE WHEN kind = 'arg' THEN name IN (SELECT unnest($n::VARCHAR[]))
-                          ELSE path IN (SELECT unnest($p::VARCHAR[])) END"""
-
-    def _key_of(self, keys: list[str]) -> dict[str, str]:
-        """Argument row name -> its callee key, for the keys `keys` (`_arg_names`)."""
-        names = self._arg_names
-        return {name: key for key in keys for name in names.get(key, ())}
-
     def _prefetch_in_one_scan(self, paths: list[str], keys: list[str]) -> None:
         """`prefetch` of a model that knows the argument rows' names (`_arg_names`): the
-        files' rows and the keys' argument rows in one scan of the table (`_SCAN`). The
-        same rows as the two queries of `prefetch` and `_prefetch_named_args`."""
-        key_of = self._key_of(keys)
-        tbl = self.con.sql(self._SCAN, params={"p": paths, "n": sorted(key_of)}).to_arrow_table()
-        self._take_scan(tbl, paths, keys, key_of)
-
-    def prefetch_begin(self, meanwhile, paths, callee_keys, changed) -> None:
-        """Begin `prefetch` of a kept model (one that knows the argument rows' names) before
-        its refresh: the scan of `_prefetch_in_one_scan` over the files the run did not
-        change, submitted to `meanwhile` (a cursor, `meanwhile.Meanwhile`). `prefetch` takes
-        its rows, and reads the changed files' on the run's connection."""
-        self._begun = None
-        if not self.lazy or self._bind_loaded or self._arg_names is None:
-            return
-        chg = sorted(set(changed))
-        paths = sorted(set(paths) - (self._lazy_loaded - set(chg)))
-        keys = sorted(k for k in set(callee_keys) if k and k not in self.args_by_callee)
-        if not paths or not keys:
-            return
-        prm = {"p": paths, "n": sorted(self._key_of(keys)), "chg": chg}
-        job = meanwhile.submit(lambda cur: cur.sql(self._SCAN + " AND NOT list_contains($chg, path)",
-                                                   params=prm).to_arrow_table())
-        self._begun = (meanwhile, job, paths, keys, chg)
-
-    def _take_begun(self) -> None:
-        """The rows of the scan `prefetch_begin` submitted, the changed files' read now."""
-        begun, self._begun = self._begun, None
-        meanwhile, job, paths, keys, chg = begun
-        try:
-            tbl = meanwhile.result(job)
-        except Exception:               # `prefetch` reads them all on this connection
-            return
-        import pyarrow as pa
-        key_of = self._key_of(keys)     # the changed files' names too, after the refresh
-        mine = self.con.sql(self._SCAN + " AND list_contains($chg, path)",
-                            params={"p": paths, "n": sorted(key_of), "chg": chg}).to_arrow_table()
-        self._take_scan(pa.concat_tables([tbl, mine]), paths, keys, key_of)
-
-    def _take_scan(self, tbl, paths: list[str], keys: list[str], key_of: dict[str, str]) -> None:
-        """The rows of a `_SCAN` of `paths` and `keys` into the model, in the bulk load's
-        order (path, line, row id): the files' rows held back per scope, the keys'
-        argument rows as `arg_rows` gives them."""
+        files' rows and the keys' argument rows in one scan of the table, unsorted (DuckDB's
+        sort cost a fifth of the query), put in the bulk load's order (path, line, row id)
+        here. The same rows as the two queries of `prefetch` and `_prefetch_named_args`."""
         import numpy as np
-        tbl = tbl.combine_chunks()
+        names = self._arg_names
+        key_of = {name: key for key in keys for name in names.get(key, ())}
+        tbl = self.con.sql("""SELECT src_id, kind, name, value, value_type, value_id, line, path,
+                                     rowid AS rid, (kind = 'arg')::TINYINT AS is_arg
+                              FROM bindings
+                              WHERE CASE WHEN kind = 'arg' THEN name IN (SELECT unnest($n::VARCHAR[]))
+                                         ELSE path IN (SELECT unnest($p::VARCHAR[])) END""",
+                           params={"p": paths, "n": sorted(key_of)}).to_arrow_table().combine_chunks()
         self._lazy_loaded.update(paths)
         got: dict[str, list[tuple]] = {k: [] for k in keys}
         if tbl.num_rows:
             import pyarrow as pa
-            # the path's rank among the rows' distinct paths, then line (nulls last, as
+            # the path's rank among the row's distinct paths, then line (nulls last, as
             # DuckDB orders them) and row id
             enc = tbl.column("path").chunk(0).dictionary_encode()
             dict_paths = enc.dictionary.to_pylist()
             rank_of = {p: r for r, p in enumerate(sorted(dict_paths))}
             rank = np.array([rank_of[p] for p in dict_paths], dtype=np.int64)[_np_ints(enc.indices)]
             line = tbl.column("line").chunk(0)
-            lines = _np_ints(line).astype(np.int64)
-            if line.null_count:
-                lines[line.is_null().to_numpy(zero_copy_only=False)] = np.iinfo(np.int64).max
+            lines = _np_ints(line.fill_null(np.iinfo(np.int64).max) if line.null_count else line)
             order = np.lexsort((_np_ints(tbl.column("rid").chunk(0)), lines, rank))
             is_arg = _np_ints(tbl.column("is_arg").chunk(0))[order]
             t = tbl.take(store.arrow_array(order, pa.int64()))

@@ -192,7 +192,6 @@ class Model(Bindings, LazyBindings, Refresh):
         self._lazy_loaded: set[str] = set()
         # scope -> the rows held back for it (`lazy._defer_path_rows`), grouped when first read
         self._pending: dict[int, list] = {}
-        self._begun = None              # a prefetch begun on another connection (`prefetch_begin`)
         # callee key -> the `name` texts of the argument rows with that key (a superset of
         # those in the table): known once every row was loaded, kept up to date by
         # `refresh`; `prefetch` then matches the names instead of computing every row's key

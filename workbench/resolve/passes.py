@@ -57,7 +57,6 @@ from .evaluate import Resolver
 from .exprs import clear_caches
 from . import deps, kept
 from .fileeval import _evaluate, resolve_import
-from .meanwhile import Meanwhile
 from .model import Model
 from .parallel import _evaluate_in_two
 from .rows import _WRITE_BATCH
@@ -130,29 +129,19 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
     # the model an earlier run in this process left for this state of the database: refreshed
     # for the changed files in an incremental run, let go before a full one builds its own
     model = kept.take(store.get_meta(con, "resolve_token"))
-    meanwhile = started = None
-    try:
-        if model is not None and not full:
-            # the longest scans need no refreshed model: begun on a cursor now, they run
-            # while the refresh works in Python (`meanwhile`)
-            meanwhile, started = _begin_meanwhile(con, model, changed_paths, before)
-            try:
-                model.refresh(con, changed_paths)
-                stats.model_kept = True
-            except Exception as exc:        # never worse than no kept model: build it afresh
-                warnings.warn(f"the kept resolution model could not be refreshed ({exc!r}); loading it again")
-                model = None
-        if not stats.model_kept:
+    if model is not None and not full:
+        try:
+            model.refresh(con, changed_paths)
+            stats.model_kept = True
+        except Exception as exc:        # never worse than no kept model: build it afresh
+            warnings.warn(f"the kept resolution model could not be refreshed ({exc!r}); loading it again")
             model = None
-            model = Model(con, bulk_bindings=full)
-        scope_paths = None if full else deps.affected(con, model, list(changed_paths), before, started)
-        if scope_paths is not None:
-            model.prefetch(*deps.previous_reads(con, scope_paths), resolving=len(scope_paths))
-    finally:
-        if meanwhile is not None:
-            meanwhile.close()
-            if model is not None:
-                model._begun = None
+    if not stats.model_kept:
+        model = None
+        model = Model(con, bulk_bindings=full)
+    scope_paths = None if full else deps.affected(con, model, list(changed_paths), before)
+    if scope_paths is not None:
+        model.prefetch(*deps.previous_reads(con, scope_paths), resolving=len(scope_paths))
     res = Resolver(model)
     rows, imp_rows, reads = _resolve_set(con, model, res, scope_paths, progress, processes)
     # evaluation is done: let its memo and the bindings go before the writes need memory
@@ -199,23 +188,6 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
         gc.collect()
     stats.seconds = time.perf_counter() - t0
     return stats
-
-
-def _begin_meanwhile(con, model: Model, changed_paths, before: deps.Before | None):
-    """An incremental run with a kept model: the text scans of `deps.quiet` and the
-    prefetch of the bindings the changed files read last time begun on a cursor
-    (`meanwhile.Meanwhile`, the rows of the files the run did not change). Returns it and
-    the begun `deps.Started` (None, None where a cursor cannot be had)."""
-    changed = sorted(set(changed_paths))
-    try:
-        meanwhile = Meanwhile(con)
-    except Exception:                   # no cursor: everything on this connection, as before
-        return None, None
-    started = None
-    if before is not None and before.paths == changed:
-        started = deps.start_quiet(con, before, meanwhile)
-    model.prefetch_begin(meanwhile, *deps.previous_reads(con, changed), changed)
-    return meanwhile, started
 
 
 #: a full run with at least this many edges evaluates them in two processes (`processes`)
