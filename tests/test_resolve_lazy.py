@@ -54,11 +54,33 @@ def _check_lazy_equals_bulk(con, rng: random.Random, resolving: int | None = Non
     for key in rest_keys:
         assert list(lazy.arg_rows(key)) == list(bulk.args_by_callee.get(key, ())), key
     assert not lazy._bind_loaded, "the lazy model fell back to the bulk load"
+    _check_lookups_equal(lazy, bulk, rng)
+    lazy.fill_pending()
     for name in _BINDINGS:
         assert _plain(getattr(lazy, name)) == _plain(getattr(bulk, name)), name
     assert lazy.receivers == bulk.receivers
     assert {k: v for k, v in lazy.args_by_callee.items() if v} == \
         {k: v for k, v in bulk.args_by_callee.items() if v}
+
+
+def _check_lookups_equal(lazy: Model, bulk: Model, rng: random.Random) -> None:
+    """Every scope's rows, read as evaluation reads them (`get`, `in`) from a lazy model
+    whose rows are still held back per scope, equal the bulk model's; scopes read in a
+    random order, some of them twice, and scopes with no rows give none."""
+    scopes = sorted(set().union(*(getattr(bulk, name).keys() for name in _BINDINGS),
+                                (k[0] for k in bulk.receivers)))
+    assert lazy._pending, "no rows held back: nothing to check"
+    order = scopes + rng.sample(scopes, k=len(scopes) // 4) + [-5, 10 ** 12]
+    rng.shuffle(order)
+    for scope in order:
+        for name in _BINDINGS:
+            assert (getattr(lazy, name).get(scope) or None) == (getattr(bulk, name).get(scope) or None), \
+                (name, scope)
+            if getattr(bulk, name).get(scope):
+                assert scope in getattr(lazy, name), (name, scope)
+    for key, texts in bulk.receivers.items():
+        assert lazy.receivers.get(key) == texts, key
+    assert not lazy._pending, "every scope was read: nothing is held back any more"
 
 
 @pytest.mark.parametrize("sample", ["pyshop", "tsapp", "javaservice", "goservice", "rustlib", "cnative"])
@@ -136,18 +158,42 @@ def test_argument_rows_found_by_name_equal_the_bulk_load(tmp_path, sample, monke
         for key in keys:
             assert sorted(released._arg_names[key]) == sorted({r[2] for r in bulk.args_by_callee[key]}), key
         assert set(released._arg_names) == {k for k, rows in bulk.args_by_callee.items() if rows}
-        # a prefetch of a few files asks for the keys' rows by name, not by every row's key
+        # a prefetch of a few files asks for the keys' rows by name, not by every row's key:
+        # with files, in the scan that reads the files' rows; without, on its own
         asked = []
-        named = Model._prefetch_named_args
+        named, one_scan = Model._prefetch_named_args, Model._prefetch_in_one_scan
         monkeypatch.setattr(Model, "_prefetch_named_args",
-                            lambda self, ks: (asked.append(list(ks)), named(self, ks))[1])
+                            lambda self, ks: (asked.append(("named", list(ks))), named(self, ks))[1])
+        monkeypatch.setattr(Model, "_prefetch_in_one_scan",
+                            lambda self, ps, ks: (asked.append(("one scan", list(ks))), one_scan(self, ps, ks))[1])
         rng = random.Random(sample)
         some = rng.sample(keys, k=max(1, len(keys) // 2)) + ["no_such_callee"]
-        released.prefetch(rng.sample(sorted(released.paths), k=2), some, resolving=1)
-        assert asked == [sorted(some)]
+        files = rng.sample(sorted(released.paths), k=2)
+        released.prefetch(files, some, resolving=1)
+        assert asked == [("one scan", sorted(some))]
         assert released._lazy_tbl is None
         for key in some:
             assert list(released.args_by_callee[key]) == list(bulk.args_by_callee.get(key, ())), key
+        for path in files:
+            released.ensure_bindings(path)      # held back per scope, not loaded again
+        assert released._lazy_tbl is None
+        _check_lookups_equal(released, _only(bulk, files), rng)
+        alone = _released(con)
+        alone.prefetch([], some, resolving=1)
+        assert asked[1:] == [("named", sorted(some))]
+        for key in some:
+            assert list(alone.args_by_callee[key]) == list(bulk.args_by_callee.get(key, ())), key
+
+
+def _only(bulk: Model, paths) -> Model:
+    """A copy of the bulk model's bindings indexes holding the scopes of `paths` only."""
+    import copy
+    part = copy.copy(bulk)
+    mine = {s for s in bulk.kind if bulk.path.get(s) in set(paths)}
+    for name in _BINDINGS:
+        setattr(part, name, {k: v for k, v in getattr(bulk, name).items() if k in mine})
+    part.receivers = {k: v for k, v in bulk.receivers.items() if k[0] in mine}
+    return part
 
 
 _B = "def helper(cb):\n    return cb()\n"
@@ -171,9 +217,11 @@ def test_an_edit_adding_a_call_text_a_reader_of_its_arguments_sees(tmp_path, mon
     db, fresh_db = str(tmp_path / "inc.duckdb"), str(tmp_path / "fresh.duckdb")
     index(root, db, jobs=1, progress=False)
     asked = []
-    named = Model._prefetch_named_args
+    named, one_scan = Model._prefetch_named_args, Model._prefetch_in_one_scan
     monkeypatch.setattr(Model, "_prefetch_named_args",
                         lambda self, ks: (asked.append(list(ks)), named(self, ks))[1])
+    monkeypatch.setattr(Model, "_prefetch_in_one_scan",         # files and names in one scan
+                        lambda self, ps, ks: (asked.append(list(ks)), one_scan(self, ps, ks))[1])
     with open(root / "a.py", "a", encoding="utf-8") as fh:
         fh.write(_A_MORE)
     import os

@@ -566,7 +566,9 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
         if private and resolve:         # DuckDB writes the rows out now, while the process is small
             store.run(con, "COMMIT")
             store.run(con, "BEGIN TRANSACTION")
-        release_unused_memory()
+        if private or len(report.changed_paths) > POOL_MIN_FILES:
+            # (a few files' rows free little; handing it back costs a short run page faults later)
+            release_unused_memory()
         t_resolve = time.perf_counter()
         if resolve:
             from .resolve import resolve_edges

@@ -52,6 +52,7 @@ class Bindings:
         self._strings, self._ints = {}, {}
         self._lazy_tbl = None
         self._lazy_loaded = set()
+        self._pending = {}
         release_unused_memory()         # what the bindings took, for the writes that follow
 
     # the callee's last name, computed by DuckDB (`self.items.append#0` -> `append`)
@@ -62,6 +63,7 @@ class Bindings:
         """All bindings, grouped by scope (one query; ~0.5 s for the standard library)."""
         if self._bind_loaded:
             return
+        self._pending.clear()           # every row comes again
         tbl = self.con.sql(f"""SELECT src_id, kind, name, value, value_type, value_id, line,
                                       {self._CALLEE_KEY} AS callee_key
                                FROM bindings ORDER BY path, line, rowid""").to_arrow_table()

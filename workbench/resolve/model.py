@@ -190,6 +190,8 @@ class Model(Bindings, LazyBindings, Refresh):
         self.lazy = not bulk_bindings     # incremental: bindings per file, arguments per callee
         self._lazy_tbl: _BindingRows | None = None     # every row as Arrow: `_lazy_index`
         self._lazy_loaded: set[str] = set()
+        # scope -> the rows held back for it (`lazy._defer_path_rows`), grouped when first read
+        self._pending: dict[int, list] = {}
         # callee key -> the `name` texts of the argument rows with that key (a superset of
         # those in the table): known once every row was loaded, kept up to date by
         # `refresh`; `prefetch` then matches the names instead of computing every row's key

@@ -242,7 +242,8 @@ def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None, pro
                                         ORDER BY path, edge_id""",
                                     params={**(prm or {}), "lo": lo, "hi": hi}
                                     ).to_arrow_table()]
-            release_unused_memory()     # what DuckDB's sort for the query freed
+            if total > _EDGE_PART:
+                release_unused_memory()     # what DuckDB's sort for the query freed
         return loaded[1]
 
     imports_of: dict[str, list[dict]] = defaultdict(list)

@@ -227,6 +227,8 @@ class Refresh:
                 table.pop(i, None)
         for k in [k for k in self.receivers if k[0] in old]:
             del self.receivers[k]
+        for i in old:                   # rows held back for those scopes (`lazy._defer_path_rows`)
+            self._pending.pop(i, None)
         # the whole-table Arrow copy of incremental runs is stale now
         self._lazy_tbl = None
         c = cols(self.con, f"""SELECT src_id, kind, name, value, value_type, value_id, line,
