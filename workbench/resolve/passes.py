@@ -66,7 +66,7 @@ from .writeback import _write_back, _write_candidates
 
 RESOLVER_VERSION = resolver_version()      # a database resolved by other code is resolved again in full
 RESOLUTIONS = ("local", "self", "super", "import", "alias", "reexport", "inferred",
-               "name-unique", "ambiguous", "builtin", "external", "unresolved")
+               "name-unique", "ambiguous", "builtin", "external", "unresolved", "callback")
 
 
 @dataclass
@@ -78,6 +78,7 @@ class ResolveStats:
     model_kept: bool = False        # the model of an earlier run in this process, refreshed
     seconds: float = 0.0
     by_resolution: dict = field(default_factory=dict)
+    callbacks: int = 0              # callback rows of the evaluated files (`fileeval._callbacks`)
 
     def __str__(self) -> str:
         kinds = ", ".join(f"{k} {v}" for k, v in sorted(self.by_resolution.items(), key=lambda kv: -kv[1]))
@@ -155,7 +156,9 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
     stats.files = len(reads)
     stats.edges = rows.n
     stats.by_resolution = rows.by_resolution
-    stats.updated = _write_back(con, rows, imp_rows, rebuild=full)
+    stats.callbacks = sum(t.num_rows for t in rows.callbacks)
+    stats.updated = _write_back(con, rows, imp_rows, rebuild=full,
+                                paths=None if scope_paths is None else sorted(scope_paths))
     if full and private and stats.updated >= _WRITE_BATCH:
         # the old edges table's blocks become free at a checkpoint: taken now, before the
         # candidates, dependencies and meta rows are written, those go into them instead of
@@ -200,9 +203,11 @@ def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None, pro
     """Evaluate the edges and imports rows of `scope_paths` (None: every file), one file
     at a time (a unit of evaluation, see `memo`): its imports rows first (matched to its
     `imports` edges by line and text), then its edges in order. Returns the new edge
-    rows (`rows._Rows`: the changed ones), the imports rows whose resolved path changed (row
-    ids, paths), and what each file's evaluation read (`rows._Reads`)."""
-    where = "WHERE kind IN ('calls', 'imports', 'inherits', 'implements')"
+    rows (`rows._Rows`: the changed ones, and the callback rows found), the imports rows
+    whose resolved path changed (row ids, paths), and what each file's evaluation read
+    (`rows._Reads`). Callback rows are evaluation's output, never read as edges."""
+    where = ("WHERE kind IN ('calls', 'imports', 'inherits', 'implements') "
+             "AND resolution IS DISTINCT FROM 'callback'")
     prm: dict | None = None
     if scope_paths is None:
         paths = sorted(m.paths)
