@@ -132,8 +132,7 @@ def test_a_private_full_run_checkpoints_after_the_new_table(tmp_path, monkeypatc
     anew; the rows equal those of a run in one transaction (`con=`, in place)."""
     root = tmp_path / "shop"
     shutil.copytree(SAMPLES / "pyshop", root)
-    monkeypatch.setattr(passes, "_WRITE_BATCH", 5)       # the sample's rows count as many
-    monkeypatch.setattr(resolve_rows, "_WRITE_BATCH", 5)
+    monkeypatch.setattr(passes, "PRIVATE_COMMIT_MIN_ROWS", 5)       # the sample's rows count as many
     statements = []
     real_run = store.run
 
@@ -158,8 +157,7 @@ def test_a_private_full_run_checkpoints_after_the_new_table(tmp_path, monkeypatc
 def test_a_first_index_failing_after_the_checkpoint_leaves_no_database(tmp_path, monkeypatch):
     root = tmp_path / "shop"
     shutil.copytree(SAMPLES / "pyshop", root)
-    monkeypatch.setattr(passes, "_WRITE_BATCH", 5)
-    monkeypatch.setattr(resolve_rows, "_WRITE_BATCH", 5)
+    monkeypatch.setattr(passes, "PRIVATE_COMMIT_MIN_ROWS", 5)
 
     def boom(*a, **k):
         raise RuntimeError("candidates failed")

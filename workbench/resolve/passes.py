@@ -59,7 +59,6 @@ from . import deps, kept
 from .fileeval import _evaluate, resolve_import
 from .model import Model
 from .parallel import _evaluate_in_two
-from .rows import _WRITE_BATCH
 from .values import clear_order_keys
 from .writeback import _write_back, _write_candidates
 
@@ -112,6 +111,12 @@ def resolve_edges(con, changed_paths=None, *, full: bool | None = None,
 
 PROGRESS_MIN_EDGES = 20_000
 
+#: a private full run (`resolve_edges(private=True)`) that wrote at least this many rows
+#: commits and checkpoints right after the write (the edges table written anew), so the
+#: old table's blocks are free for the candidates, dependencies and meta rows written
+#: next (a small repository's run stays one transaction: its old table holds few blocks)
+PRIVATE_COMMIT_MIN_ROWS = 50_000
+
 
 def _resolve_edges(con, changed_paths, full, progress: bool = False,
                    before: deps.Before | None = None, processes: int | None = None,
@@ -159,7 +164,7 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
     stats.callbacks = sum(t.num_rows for t in rows.callbacks)
     stats.updated = _write_back(con, rows, imp_rows, rebuild=full,
                                 paths=None if scope_paths is None else sorted(scope_paths))
-    if full and private and stats.updated >= _WRITE_BATCH:
+    if full and private and stats.updated >= PRIVATE_COMMIT_MIN_ROWS:
         # the old edges table's blocks become free at a checkpoint: taken now, before the
         # candidates, dependencies and meta rows are written, those go into them instead of
         # growing the file (the database file of the standard library: ~6 MB less)
@@ -271,5 +276,6 @@ def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None, pro
     return got
 
 
-__all__ = ["resolve_edges", "resolve_import", "ResolveStats", "RESOLUTIONS", "RESOLVER_VERSION"]
+__all__ = ["resolve_edges", "resolve_import", "ResolveStats", "RESOLUTIONS", "RESOLVER_VERSION",
+           "PRIVATE_COMMIT_MIN_ROWS"]
 

@@ -11,6 +11,9 @@ import pyarrow as pa
 
 from .. import store
 
+#: rows per Arrow table of `_Rows.tables` (and of `_Rows.callbacks`): each table is one
+#: `UPDATE ... FROM` of an incremental run's write-back (a smaller join each), and what
+#: evaluation keeps is never one list of Python objects for every changed row
 _WRITE_BATCH = 50_000
 
 
