@@ -113,7 +113,7 @@ class Flows:
         # the argument rows read are those of `scope` (in the file being resolved): no
         # name token to note (`deps`), an edit of them is an edit of this file
         out: list = []
-        for row in m.arg_rows(text.rpartition(".")[2]):
+        for row in m.arg_rows_in(m.path.get(scope), text.rpartition(".")[2]):
             if row[0] != scope or row[6] != line:
                 continue
             callee, _, slot = row[2].rpartition("#")
