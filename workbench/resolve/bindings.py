@@ -123,11 +123,11 @@ class Bindings:
                         self.exports[scope].setdefault(key2, []).append(row)
                     continue
                 into = binds[scope]
-            elif kind == "element":
+            elif kind in ("element", "extend"):
                 if not name:
                     continue
                 into = elements[scope]
-            elif kind == "unpack":
+            elif kind in ("unpack", "iter_unpack"):
                 if not name:
                     continue
                 into = binds[scope]
