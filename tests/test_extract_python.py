@@ -169,3 +169,24 @@ def f():
     rows = [(s["kind"], s["qualname"], s["start_line"]) for s in ex.symbols if s["kind"] == "variable"]
     assert rows == [("variable", "compat.HAVE_FAST", 3), ("variable", "compat.HAVE_FAST", 6),
                     ("variable", "compat.LOADS", 8), ("variable", "compat.LOADS", 10)]
+
+
+def test_bindings_of_for_tuple_targets_and_extend():
+    """`for fn, args in calls:` binds each name to its item of every element
+    (`iter_unpack`, named `fn#0` as `unpack` names it; a starred target is no name), and
+    `xs.extend(v)` / `xs.extendleft(v)` add the elements of `v` to `xs` (`extend`)."""
+    from workbench.extract import extract_file
+    from workbench.languages import SPECS
+    src = (b"def run(calls, more, q):\n"
+           b"    for fn, args in calls:\n"
+           b"        fn(*args)\n"
+           b"    for (a, b), *rest in calls:\n"
+           b"        pass\n"
+           b"    calls.extend(more)\n"
+           b"    q.extendleft([run])\n"
+           b"    return [f(*x) for f, x in calls]\n")
+    rows = extract_file("m.py", src, SPECS["python"])
+    got = sorted((b[1], b[2], b[3], b[6]) for b in rows.bindings if b[1] in ("iter_unpack", "extend"))
+    assert got == [("extend", "calls", "more", 6), ("extend", "q", "[run]", 7),
+                   ("iter_unpack", "args#1", "calls", 2), ("iter_unpack", "f#0", "calls", 8),
+                   ("iter_unpack", "fn#0", "calls", 2), ("iter_unpack", "x#1", "calls", 8)]

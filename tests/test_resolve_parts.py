@@ -33,12 +33,12 @@ def test_edges_in_small_parts_and_batches_give_the_same_tables(tmp_path, monkeyp
     root = copy_stdlib(tmp_path / "corpus", ("json", "email", "argparse.py", "enum.py"))
     whole = str(tmp_path / "whole.duckdb")
     monkeypatch.setattr(passes, "_EDGE_PART", 10**9)
-    monkeypatch.setattr(passes, "_WRITE_BATCH", 10**9)     # (the private run's commit part-way)
+    monkeypatch.setattr(passes, "PRIVATE_COMMIT_MIN_ROWS", 10**9)     # (the private run's commit part-way)
     monkeypatch.setattr(resolve_rows, "_WRITE_BATCH", 10**9)
     index(root, whole, jobs=1, progress=False)
     parts = str(tmp_path / "parts.duckdb")
     monkeypatch.setattr(passes, "_EDGE_PART", 37)          # many parts, files larger than a part
-    monkeypatch.setattr(passes, "_WRITE_BATCH", 101)
+    monkeypatch.setattr(passes, "PRIVATE_COMMIT_MIN_ROWS", 101)
     monkeypatch.setattr(resolve_rows, "_WRITE_BATCH", 101)    # many Arrow batches to write
     index(root, parts, jobs=1, progress=False)
     want, got = _tables(whole), _tables(parts)
@@ -51,7 +51,7 @@ def test_edges_in_small_parts_and_batches_give_the_same_tables(tmp_path, monkeyp
 def test_incremental_run_in_parts_equals_a_fresh_index(tmp_path, monkeypatch):
     """Edits re-resolved with tiny parts and batches: the same rows as a fresh index."""
     monkeypatch.setattr(passes, "_EDGE_PART", 23)
-    monkeypatch.setattr(passes, "_WRITE_BATCH", 53)
+    monkeypatch.setattr(passes, "PRIVATE_COMMIT_MIN_ROWS", 53)
     monkeypatch.setattr(resolve_rows, "_WRITE_BATCH", 53)
     root = copy_stdlib(tmp_path / "corpus", ("json", "http", "enum.py"))
     db = str(tmp_path / "inc.duckdb")

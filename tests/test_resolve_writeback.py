@@ -51,9 +51,9 @@ def _resolve(db: str, dst: str, rebuild: bool, monkeypatch) -> int:
     shutil.copy(db, dst)
     real_write, real_rebuild, rebuilt = passes._write_back, writeback._rebuild_edges, []
 
-    def write_back(con, rows, imp_rows, rebuild=False):
+    def write_back(con, rows, imp_rows, rebuild=False, **kw):
         assert rebuild                                  # a full run asks for the new table
-        return real_write(con, rows, imp_rows, rebuild=want)
+        return real_write(con, rows, imp_rows, rebuild=want, **kw)
 
     def rebuild_edges(con, rows):
         rebuilt.append(1)
@@ -105,9 +105,9 @@ def test_incremental_runs_update_rows_and_equal_a_fresh_index(tmp_path, monkeypa
     seen = []
     real = passes._write_back
 
-    def spy(con, rows, imp_rows, rebuild=False):
+    def spy(con, rows, imp_rows, rebuild=False, **kw):
         seen.append(rebuild)
-        return real(con, rows, imp_rows, rebuild=rebuild)
+        return real(con, rows, imp_rows, rebuild=rebuild, **kw)
     monkeypatch.setattr(passes, "_write_back", spy)
     with open(root / "shop" / "models.py", "a", encoding="utf-8") as fh:    # an edit: not a full run
         fh.write("\n\ndef later(x):\n    return len(x)\n")
@@ -132,8 +132,7 @@ def test_a_private_full_run_checkpoints_after_the_new_table(tmp_path, monkeypatc
     anew; the rows equal those of a run in one transaction (`con=`, in place)."""
     root = tmp_path / "shop"
     shutil.copytree(SAMPLES / "pyshop", root)
-    monkeypatch.setattr(passes, "_WRITE_BATCH", 5)       # the sample's rows count as many
-    monkeypatch.setattr(resolve_rows, "_WRITE_BATCH", 5)
+    monkeypatch.setattr(passes, "PRIVATE_COMMIT_MIN_ROWS", 5)       # the sample's rows count as many
     statements = []
     real_run = store.run
 
@@ -158,8 +157,7 @@ def test_a_private_full_run_checkpoints_after_the_new_table(tmp_path, monkeypatc
 def test_a_first_index_failing_after_the_checkpoint_leaves_no_database(tmp_path, monkeypatch):
     root = tmp_path / "shop"
     shutil.copytree(SAMPLES / "pyshop", root)
-    monkeypatch.setattr(passes, "_WRITE_BATCH", 5)
-    monkeypatch.setattr(resolve_rows, "_WRITE_BATCH", 5)
+    monkeypatch.setattr(passes, "PRIVATE_COMMIT_MIN_ROWS", 5)
 
     def boom(*a, **k):
         raise RuntimeError("candidates failed")

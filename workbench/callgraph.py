@@ -23,7 +23,7 @@ the same resolver the database uses, with the export's own rules on top:
 * a repository function handed to a builtin or C library function that calls it
   (``sorted(xs, key=f)``, ``map(f, xs)``, ``functools.reduce(f, xs)``: the table
   ``Language.callback_params``) is called by the function handing it over (C code has
-  no frame of its own);
+  no frame of its own): the index's ``callback`` rows, read as they are;
 * builtins are ``<builtin>.name``; code outside ROOT is named by its import path;
   guesses by name alone (`name-unique`, `ambiguous`) are left out;
 * every function, method and lambda of the reachable modules (the entry files' modules
@@ -73,7 +73,7 @@ from . import store
 from .resolve import Model, Resolver, resolve_import
 from .resolve.kinds import CLASS_KINDS, FUNCTION_KINDS
 from .resolve.lang import rules_of
-from .resolve.values import BOUND, BUILTIN, EXT, MODULE, OUTSIDE, SYM
+from .resolve.values import BOUND, BUILTIN, EXT, MODULE, SYM
 
 EXPORT_KEY_KINDS = frozenset({"function", "method", "lambda", "constructor"})
 _NOT_CALLS = {(BUILTIN, "property"), (BUILTIN, "staticmethod"), (BUILTIN, "classmethod"),
@@ -159,27 +159,29 @@ def export(con, entry_paths: list[str]) -> dict[str, list[str]]:
     pending = set(reachable)
     while pending:
         done |= pending
-        edges = store.run(con, """SELECT src_id, dst_name, path, line FROM edges
+        edges = store.run(con, """SELECT src_id, dst_name, path, line, dst_id, candidates,
+                                         resolution = 'callback' FROM edges
                                   WHERE kind = 'calls' AND list_contains(?, path)
                                   ORDER BY path, line, edge_id""", [sorted(pending)])
         pending = set()
-        for src, text, path, line in edges:
+        for src, text, path, line, dst, cands, callback in edges:
             caller = _caller(m, src)
             if caller is None:
                 continue
-            try:
-                targets, _how = res.resolve_call(src, text, line)
-            except RecursionError:
-                continue
-            # applying @property/@staticmethod/@classmethod and loading a module with
-            # require() are not calls of the program's code
-            targets = [t for t in targets if t not in _NOT_CALLS]
-            # a repository function handed to a builtin (or a C function of a library)
-            # that calls it, `sorted(xs, key=f)`, is called by the function handing it over
-            for t in list(targets):
-                if t[0] in OUTSIDE:
-                    targets += [c for c in res.passed_callbacks(src, text, line, t[1])
-                                if c not in targets]
+            if callback:
+                # a repository function handed to a builtin (or a C function of a library)
+                # that calls it, `sorted(xs, key=f)`, is called by the function handing it
+                # over: the index's callback row says which (or which ones it may be)
+                targets = [(SYM, dst)] if dst is not None else [
+                    (SYM, sid) for q in cands or () for sid in m.by_qual.get(q, ())]
+            else:
+                try:
+                    targets, _how = res.resolve_call(src, text, line)
+                except RecursionError:
+                    continue
+                # applying @property/@staticmethod/@classmethod and loading a module with
+                # require() are not calls of the program's code
+                targets = [t for t in targets if t not in _NOT_CALLS]
             rules = rules_of(m.family(caller))
             _add(graph, names(caller), [_target_name(m, names, t, rules) for t in targets])
             if rules.export_follows_calls:

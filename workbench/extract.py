@@ -848,7 +848,7 @@ def _emit_bindings(data: bytes, text: str | None, binds: list, items: list[_Def]
                     slot += sib.type != "comment"
                     sib = sib.prev_named_sibling
             name = f"{name}#{slot}"
-        elif kind == "unpack" and target is not None:      # `a, b = f, g`: a is item 0
+        elif kind in ("unpack", "iter_unpack") and target is not None:  # `a, b = f, g`: a is item 0
             slot, sib = 0, target.prev_named_sibling
             while sib is not None:
                 slot += sib.type != "comment"

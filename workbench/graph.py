@@ -608,7 +608,9 @@ WITH RECURSIVE walk(depth, src_id, dst_id, path, line, resolution, trail, cycle)
 _CHAIN_ROWS = """
 , steps AS (
     SELECT depth, src_id, dst_id, min(path) AS path, min(line) AS line,
-           min(resolution) AS resolution, bool_or(cycle) AS cycle
+           -- a call written in the code before a function handed to a builtin (`callback`)
+           coalesce(min(resolution) FILTER (WHERE resolution <> 'callback'), min(resolution)) AS resolution,
+           bool_or(cycle) AS cycle
     FROM walk GROUP BY depth, src_id, dst_id
 )
 SELECT st.depth, st.src_id, coalesce(a.qualname, '?'), st.dst_id, coalesce(b.qualname, '?'),

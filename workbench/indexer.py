@@ -639,8 +639,11 @@ def _mark_out_of_line_methods(con) -> None:
 
 
 def _unbind_stale(con) -> None:
-    """Without cross-file resolution: no edge may keep pointing at a symbol that is gone,
-    and the next resolving run must resolve everything."""
+    """Without cross-file resolution: no edge may keep pointing at a symbol that is gone
+    (a callback row, which resolution adds, goes), and the next resolving run must resolve
+    everything."""
+    store.run(con, """DELETE FROM edges WHERE resolution = 'callback'
+                      AND dst_id NOT IN (SELECT symbol_id FROM symbols)""")
     store.run(con, """UPDATE edges SET dst_id = NULL, dst_qualname = NULL, candidates = NULL,
                              resolution = 'unresolved'
                       WHERE dst_id IS NOT NULL AND dst_id NOT IN (SELECT symbol_id FROM symbols)""")

@@ -78,12 +78,21 @@
 (call function: (attribute object: [(identifier) (attribute)] @bind.target
                           attribute: (identifier) @_m (#any-of? @_m "append" "appendleft" "add" "insert" "setdefault"))
   arguments: (argument_list (_) @bind.value .)) @bind.element
+; `xs.extend(v)`: the elements of `v` are elements of `xs`
+(call function: (attribute object: [(identifier) (attribute)] @bind.target
+                          attribute: (identifier) @_m (#any-of? @_m "extend" "extendleft"))
+  arguments: (argument_list . (_) @bind.value .)) @bind.extend
 (named_expression name: (identifier) @bind.target value: (_) @bind.value) @bind.assign
 (return_statement (_) @bind.value) @bind.return
 (yield (_) @bind.value) @bind.yield
 (lambda body: (_) @bind.value @bind.return)
 (for_statement left: (identifier) @bind.target right: (_) @bind.value) @bind.iter
 (for_in_clause left: (identifier) @bind.target right: (_) @bind.value) @bind.iter
+; `for fn, args in calls:`: `fn` is item 0 of each element (name `fn#0`, as `unpack` names it)
+(for_statement left: [(pattern_list (identifier) @bind.target) (tuple_pattern (identifier) @bind.target)]
+  right: (_) @bind.value) @bind.iter_unpack
+(for_in_clause left: [(pattern_list (identifier) @bind.target) (tuple_pattern (identifier) @bind.target)]
+  right: (_) @bind.value) @bind.iter_unpack
 (with_item value: (as_pattern (_) @bind.value
                               alias: (as_pattern_target (identifier) @bind.target))) @bind.with
 ;  `except E as e:` / `except (E, F) as e:`: `e` is an instance of the class named

@@ -41,9 +41,15 @@ ambiguous      several targets are possible: `candidates` lists them (qualnames)
 builtin        a builtin of the language (`len`, `print`, `console.log`, Go `append`)
 external       outside the repository, named by its import path (`os.path.join`)
 unresolved     nothing evident; dst_id NULL
+callback       no call expression: a function of the repository handed to a builtin or
+               outside function that calls it (`sorted(xs, key=f)`, `map(f, xs)`), from
+               the scope handing it over; dst_name the argument as written, line the
+               call's; one of several functions: `candidates`, dst_id NULL
 =============  ==========================================================================
 
-No edge is bound by its name alone unless it says `name-unique`.
+No edge is bound by its name alone unless it says `name-unique`. Callback rows are the
+only edges resolution adds (`fileeval._callbacks`, written by `writeback`): the others
+are extracted, one per call expression, and resolution fills their targets.
 """
 from __future__ import annotations
 

@@ -7,7 +7,8 @@ The `bindings` table (assignments, arguments, returns, yields, elements, exports
 `arg_rows`): all of them in one query in full runs (`_load_bindings`, `_add_rows`), or per
 file and per callee in incremental runs (`ensure_bindings` asks `lazy` for them); and let
 go after evaluation (`release_bindings`). A name's rows are a 1-tuple while it is bound
-once (`_put`).
+once (`_put`). `arg_rows_in` gives the argument rows of the calls in one file (an
+incremental run reads only that file's when it has nothing else loaded).
 
 The methods use the state `Model._init_bindings` sets and call the other methods of the
 model through `self`; this module imports neither the model nor any language module.
@@ -17,6 +18,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from ..gcpause import release_unused_memory
+from .columns import cols
 
 
 class Bindings:
@@ -123,11 +125,11 @@ class Bindings:
                         self.exports[scope].setdefault(key2, []).append(row)
                     continue
                 into = binds[scope]
-            elif kind == "element":
+            elif kind in ("element", "extend"):
                 if not name:
                     continue
                 into = elements[scope]
-            elif kind == "unpack":
+            elif kind in ("unpack", "iter_unpack"):
                 if not name:
                     continue
                 into = binds[scope]
@@ -162,6 +164,32 @@ class Bindings:
             return got
         self.ensure_bindings(None)
         return self.args_by_callee.get(callee_name, ())
+
+    def arg_rows_in(self, path: str | None, callee_name: str):
+        """Argument rows of calls whose callee's last name is `callee_name`, of which those
+        made in file `path` are all a caller needs (others may come along). An incremental
+        run whose model holds neither those callee rows nor the whole-table copy yet
+        (`lazy._lazy_index`) reads `path`'s argument rows alone (once per file and run:
+        kept in `ext`, which a refresh starts afresh) instead of copying the table for them."""
+        if (not self.lazy or self._bind_loaded or path is None or self._lazy_tbl is not None
+                or callee_name in self.args_by_callee):
+            return self.arg_rows(callee_name)
+        by_path = self.ext.setdefault("bindings.args_in", {})
+        got = by_path.get(path)
+        if got is None:
+            got = by_path[path] = {}
+            c = cols(self.con, f"""SELECT src_id, kind, name, value, value_type, value_id, line,
+                                          {self._CALLEE_KEY} AS callee_key
+                                   FROM bindings WHERE kind = 'arg' AND path = $p
+                                   ORDER BY line, rowid""", {"p": path})
+            ns = self.ns
+            for src, kind, name, value, vtype, vid, line, key in zip(
+                    c["src_id"], c["kind"], c["name"], c["value"], c["value_type"], c["value_id"],
+                    c["line"], c["callee_key"]):
+                scope = ns(src)
+                if scope is not None and key:
+                    got.setdefault(key, []).append((scope, kind, name, value, vtype, vid, line))
+        return got.get(callee_name, ())
 
 
 def _put(rows_by_name: dict, name: str, row: tuple) -> None:

@@ -330,15 +330,20 @@ class Resolver(Members, Flows):
         scope, kind, name, value, vtype, vid, line = row
         if vid is not None:
             return {(SYM, vid)}
-        if kind == "iter":
+        if kind in ("iter", "extend"):       # `for x in v`, `xs.extend(v)`: the elements of v
             vals, _ = self.eval_text(scope, value, depth=depth + 1)
             out = set()
             for v in ordered(vals):
                 out |= self.elements_of(v, depth + 1)
             return out
-        if kind == "unpack":                  # `a, b = f, g`: item `slot` of the value
+        if kind in ("unpack", "iter_unpack"):     # `a, b = f, g`: item `slot` of the value
             slot = int(name.rpartition("#")[2] or 0)
             vals, _ = self.eval_text(scope, value, depth=depth + 1)
+            if kind == "iter_unpack":         # `for a, b in v`: of each element of the value
+                elems: set = set()
+                for v in ordered(vals):
+                    elems |= self.elements_of(v, depth + 1)
+                vals = elems
             out = set()
             for v in ordered(vals):
                 if v[0] == LITERAL:

@@ -6,6 +6,14 @@ evaluator (`Resolver`) found for it (`_resolve_edge`): its targets (`_target_row
 imports row's values (`resolve_import`, `_import_edge_row`), or, when evaluation found
 nothing, the definitions of that name (`_fallback`, `_fallback_class`; never for a name
 an import binds). Candidate lists are capped at `MAX_CANDIDATES`.
+
+A call of a builtin or outside function that calls a function handed to it
+(`sorted(xs, key=f)`: `Language.callback_params`) also gives the file's *callback rows*
+(`_callbacks`): one per argument that evaluates to functions of the repository, a `calls`
+edge of resolution `callback` from the call's scope, written as the argument, on the
+call's line, its target as for a call of those functions (`_target_row`: one, or
+several as `candidates`). They are no call expression of the file: the write adds them
+to the edges table (`writeback`), and evaluation never reads them back.
 """
 from __future__ import annotations
 
@@ -17,7 +25,7 @@ from .kinds import CLASS_KINDS
 from .lang import rules_of
 from .model import Model
 from .rows import _Reads, _Rows
-from .values import BOUND, BUILTIN, EXT, INST, MODULE, SYM, ordered, rank_of
+from .values import BOUND, BUILTIN, EXT, INST, MODULE, OUTSIDE, SYM, ordered, rank_of
 
 MAX_CANDIDATES = 25
 
@@ -42,9 +50,13 @@ def _evaluate(m: Model, res: Resolver, part_rows, spans: dict, imports_of: dict,
         k, a, b = spans.get(path, (0, 0, 0))
         if b > a:
             part = part_rows(k).slice(a, b - a)
+            cbs: list = []
             for eid, src, kind, dst_name, line, old_id, old_q, old_res, old_c in zip(
                     *(part.column(n).to_pylist() for n in names)):
-                add(eid, old_id, old_q, old_res, old_c, *_resolve_edge(m, res, src, kind, dst_name, line, imp_edge))
+                add(eid, old_id, old_q, old_res, old_c,
+                    *_resolve_edge(m, res, src, kind, dst_name, line, imp_edge, cbs))
+            if cbs:
+                _callback_rows(m, res, path, cbs, out)
         reads.add(path, *res.memo.end_unit())
         if tick is not None:
             tick(b - a)
@@ -52,8 +64,10 @@ def _evaluate(m: Model, res: Resolver, part_rows, spans: dict, imports_of: dict,
     return out, imp_rows, reads
 
 
-def _resolve_edge(m: Model, res: Resolver, src, kind: str, dst_name: str, line, imp_edge: dict):
-    """(dst_id, dst_qualname, resolution, candidates) of one edge."""
+def _resolve_edge(m: Model, res: Resolver, src, kind: str, dst_name: str, line, imp_edge: dict,
+                  cbs: list | None = None):
+    """(dst_id, dst_qualname, resolution, candidates) of one edge; the callback rows of a
+    call (`_callbacks`) are added to `cbs`."""
     fam = m.fam.get(src) if src in m.kind else None
     if fam is None:
         return None, None, "unresolved", None
@@ -73,10 +87,44 @@ def _resolve_edge(m: Model, res: Resolver, src, kind: str, dst_name: str, line, 
     except RecursionError:
         targets, how = [], "unresolved"
     if targets:
+        if cbs is not None:
+            _callbacks(res, fam, src, dst_name, line, targets, cbs)
         return _target_row(m, targets, how, fam, dst_name, res)
     if how == "known-receiver":
         return None, None, "unresolved", None
     return _fallback(m, res, fam, res.callee_text(src, dst_name, line), src)
+
+
+def _callbacks(res: Resolver, fam: str, src, text: str, line, targets: list, into: list) -> None:
+    """The repository functions a call written `text` hands to an outside target that
+    calls them (`Flows.passed_callbacks`): (src, argument as written, line, (SYM, id),
+    family) added to `into`."""
+    table = res.rules(fam).callback_params
+    if not table:
+        return
+    for t in targets:
+        if t[0] in OUTSIDE and t[1] in table:
+            try:
+                got = res.passed_callbacks(src, text, line, t[1])
+            except RecursionError:
+                continue
+            into.extend((src, arg, line, c, fam) for arg, c in got)
+
+
+def _callback_rows(m: Model, res: Resolver, path: str, found: list, out: _Rows) -> None:
+    """A file's callback rows from what `_callbacks` found: one per argument (scope,
+    text, line: two calls written alike on one line share their arguments' rows), its
+    functions as the targets of a call (`_target_row`; several: `candidates`)."""
+    by_arg: dict[tuple, list] = {}
+    fams = {}
+    for src, arg, line, t, fam in found:
+        got = by_arg.setdefault((src, arg, line), [])
+        if t not in got:
+            got.append(t)
+        fams[(src, arg, line)] = fam
+    for (src, arg, line), targets in by_arg.items():
+        dst_id, _q, _how, cands = _target_row(m, targets, "callback", fams[(src, arg, line)], arg, res)
+        out.add_callback(path, src, arg, line, dst_id, cands)
 
 
 def resolve_import(res: Resolver, row: dict) -> tuple[set, str, str | None]:

@@ -138,9 +138,10 @@ class Flows:
         """The repository functions handed to `target`, a builtin or external function
         called as `text` inside symbol `src_id` at `line`, at a parameter it calls
         (`Language.callback_params`: `sorted(xs, key=f)`, `map(f, xs)`,
-        `functools.reduce(f, xs)`): [(SYM, id)], in the arguments' order. Only arguments that
-        evaluate to something whose call runs in the repository count (not `key=str.lower`);
-        two calls written `text` on one line of one scope share their answers."""
+        `functools.reduce(f, xs)`): [(argument as written, (SYM, id))], in the arguments'
+        order, each pair once. Only arguments that evaluate to something whose call runs
+        in the repository count (not `key=str.lower`); two calls written `text` on one
+        line of one scope share their answers."""
         m = self.m
         scope = m.ns(src_id)
         if scope is None or line is None:
@@ -149,10 +150,10 @@ class Flows:
         slots = self.rules(fam).callback_params.get(target)
         if not slots:
             return []
-        last = text.rpartition(".")[2]
-        self.read_name("a:" + last)
+        # the argument rows read are those of `scope` (in the file being resolved): no
+        # name token to note (`deps`), an edit of them is an edit of this file
         out: list = []
-        for row in m.arg_rows(last):
+        for row in m.arg_rows_in(m.path.get(scope), text.rpartition(".")[2]):
             if row[0] != scope or row[6] != line:
                 continue
             callee, _, slot = row[2].rpartition("#")
@@ -160,8 +161,8 @@ class Flows:
                 continue
             for v in ordered(self.binding_values(row, 1)):
                 t = self.call_target(v, fam)
-                if t is not None and t[0] == SYM and t not in out:
-                    out.append(t)
+                if t is not None and t[0] == SYM and (row[3], t) not in out:
+                    out.append((row[3], t))
         return out
 
     def returns_of(self, fn: int, depth: int) -> set:

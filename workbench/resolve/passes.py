@@ -59,14 +59,13 @@ from . import deps, kept
 from .fileeval import _evaluate, resolve_import
 from .model import Model
 from .parallel import _evaluate_in_two
-from .rows import _WRITE_BATCH
 from .values import clear_order_keys
 from .writeback import _write_back, _write_candidates
 
 
 RESOLVER_VERSION = resolver_version()      # a database resolved by other code is resolved again in full
 RESOLUTIONS = ("local", "self", "super", "import", "alias", "reexport", "inferred",
-               "name-unique", "ambiguous", "builtin", "external", "unresolved")
+               "name-unique", "ambiguous", "builtin", "external", "unresolved", "callback")
 
 
 @dataclass
@@ -78,6 +77,7 @@ class ResolveStats:
     model_kept: bool = False        # the model of an earlier run in this process, refreshed
     seconds: float = 0.0
     by_resolution: dict = field(default_factory=dict)
+    callbacks: int = 0              # callback rows of the evaluated files (`fileeval._callbacks`)
 
     def __str__(self) -> str:
         kinds = ", ".join(f"{k} {v}" for k, v in sorted(self.by_resolution.items(), key=lambda kv: -kv[1]))
@@ -110,6 +110,12 @@ def resolve_edges(con, changed_paths=None, *, full: bool | None = None,
 
 
 PROGRESS_MIN_EDGES = 20_000
+
+#: a private full run (`resolve_edges(private=True)`) that wrote at least this many rows
+#: commits and checkpoints right after the write (the edges table written anew), so the
+#: old table's blocks are free for the candidates, dependencies and meta rows written
+#: next (a small repository's run stays one transaction: its old table holds few blocks)
+PRIVATE_COMMIT_MIN_ROWS = 50_000
 
 
 def _resolve_edges(con, changed_paths, full, progress: bool = False,
@@ -155,8 +161,10 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
     stats.files = len(reads)
     stats.edges = rows.n
     stats.by_resolution = rows.by_resolution
-    stats.updated = _write_back(con, rows, imp_rows, rebuild=full)
-    if full and private and stats.updated >= _WRITE_BATCH:
+    stats.callbacks = sum(t.num_rows for t in rows.callbacks)
+    stats.updated = _write_back(con, rows, imp_rows, rebuild=full,
+                                paths=None if scope_paths is None else sorted(scope_paths))
+    if full and private and stats.updated >= PRIVATE_COMMIT_MIN_ROWS:
         # the old edges table's blocks become free at a checkpoint: taken now, before the
         # candidates, dependencies and meta rows are written, those go into them instead of
         # growing the file (the database file of the standard library: ~6 MB less)
@@ -200,9 +208,11 @@ def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None, pro
     """Evaluate the edges and imports rows of `scope_paths` (None: every file), one file
     at a time (a unit of evaluation, see `memo`): its imports rows first (matched to its
     `imports` edges by line and text), then its edges in order. Returns the new edge
-    rows (`rows._Rows`: the changed ones), the imports rows whose resolved path changed (row
-    ids, paths), and what each file's evaluation read (`rows._Reads`)."""
-    where = "WHERE kind IN ('calls', 'imports', 'inherits', 'implements')"
+    rows (`rows._Rows`: the changed ones, and the callback rows found), the imports rows
+    whose resolved path changed (row ids, paths), and what each file's evaluation read
+    (`rows._Reads`). Callback rows are evaluation's output, never read as edges."""
+    where = ("WHERE kind IN ('calls', 'imports', 'inherits', 'implements') "
+             "AND resolution IS DISTINCT FROM 'callback'")
     prm: dict | None = None
     if scope_paths is None:
         paths = sorted(m.paths)
@@ -267,5 +277,6 @@ def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None, pro
     return got
 
 
-__all__ = ["resolve_edges", "resolve_import", "ResolveStats", "RESOLUTIONS", "RESOLVER_VERSION"]
+__all__ = ["resolve_edges", "resolve_import", "ResolveStats", "RESOLUTIONS", "RESOLVER_VERSION",
+           "PRIVATE_COMMIT_MIN_ROWS"]
 

@@ -1,6 +1,7 @@
 """What evaluation keeps for the write-back, out of Python objects: the evaluated edges
-and the changed rows among them as Arrow tables of `_WRITE_BATCH` rows (`_Rows`), and
-what each file's evaluation read, packed into one buffer (`_Reads`, for `deps`).
+and the changed rows among them as Arrow tables of `_WRITE_BATCH` rows (`_Rows`), the
+callback rows evaluation found (`_Rows.add_callback`), and what each file's evaluation
+read, packed into one buffer (`_Reads`, for `deps`).
 """
 from __future__ import annotations
 
@@ -10,12 +11,17 @@ import pyarrow as pa
 
 from .. import store
 
+#: rows per Arrow table of `_Rows.tables` (and of `_Rows.callbacks`): each table is one
+#: `UPDATE ... FROM` of an incremental run's write-back (a smaller join each), and what
+#: evaluation keeps is never one list of Python objects for every changed row
 _WRITE_BATCH = 50_000
 
 
 class _Rows:
-    """The evaluated edges: how many, the resolutions counted, all their ids, and the
-    rows whose result differs from what the table holds (the only rows written back).
+    """The evaluated edges: how many, the resolutions counted, all their ids (and, once
+    written, those of the callback rows deleted or inserted: `writeback`), the rows whose
+    result differs from what the table holds (the only rows written back), and the
+    callback rows evaluation found.
 
     The rows outlive evaluation, so they are kept out of Python objects: edge ids as
     machine integers (`array`), the changed rows as Arrow tables of `_WRITE_BATCH` rows
@@ -25,7 +31,7 @@ class _Rows:
     candidate lists, ids) would also sit among the bindings and the memo and keep the
     allocator's arenas those leave empty from being handed back."""
 
-    __slots__ = ("n", "by_resolution", "edge_ids", "tables", "_ids", "_cols", "_qual")
+    __slots__ = ("n", "by_resolution", "edge_ids", "tables", "_ids", "_cols", "_qual", "callbacks", "_cbs")
 
     def __init__(self, qual: dict | None = None):
         self._qual = qual if qual is not None else {}    # symbol id -> qualname (`Model.qual`)
@@ -35,6 +41,10 @@ class _Rows:
         self.tables: list[pa.Table] = []    # the changed rows: edge_id, dst_id, dst_qualname, ...
         self._ids = array("q")
         self._cols: tuple[list, list, list, list] = ([], [], [], [])
+        # the callback rows of the evaluated files (`fileeval._callback_rows`), a file's
+        # rows together: Arrow tables of path, src_id, dst_name, line, dst_id, candidates
+        self.callbacks: list[pa.Table] = []
+        self._cbs: list[tuple] = []
 
     def add(self, eid, old_id, old_q, old_res, old_c, dst_id, dst_q, how, cands) -> None:
         self.n += 1
@@ -51,9 +61,31 @@ class _Rows:
             if len(self._ids) >= _WRITE_BATCH:
                 self.flush()
 
+    def add_callback(self, path: str, src: int, text: str, line, dst: int | None, cands) -> None:
+        """A callback row of file `path`: a call in `src` at `line` hands `text`, which is
+        function `dst` of the repository (or one of `cands`, qualnames), to an outside
+        function that calls it."""
+        self._cbs.append((path, src, text, line, dst, cands))
+        if len(self._cbs) >= _WRITE_BATCH:
+            self._flush_callbacks()
+
+    def _flush_callbacks(self) -> None:
+        if self._cbs:
+            path, src, text, line, dst, cands = zip(*self._cbs)
+            self.callbacks.append(pa.table({
+                "path": store.arrow_array(list(path), pa.string()),
+                "src_id": store.arrow_array(list(src), pa.int64()),
+                "dst_name": store.arrow_array(list(text), pa.string()),
+                "line": store.arrow_array(list(line), pa.int32()),
+                "dst_id": store.arrow_array(list(dst), pa.int64()),
+                "candidates": store.arrow_array(list(cands), pa.list_(pa.string()))}))
+            self._cbs = []
+
     def flush(self) -> None:
         """The pending changed rows into an Arrow table: the qualname only where it is not
-        that of `dst_id`, the resolution dictionary-encoded."""
+        that of `dst_id`, the resolution dictionary-encoded; the pending callback rows into
+        another."""
+        self._flush_callbacks()
         if not self._ids:
             return
         import numpy as np
@@ -77,14 +109,15 @@ class _Rows:
             self.by_resolution[how] = self.by_resolution.get(how, 0) + k
         self.edge_ids.extend(other.edge_ids)
         self.tables.extend(other.tables)
+        self.callbacks.extend(other.callbacks)
 
     def __getstate__(self):             # sent by the helper process: without the qualnames
         self.flush()
-        return self.n, self.by_resolution, self.edge_ids, self.tables
+        return self.n, self.by_resolution, self.edge_ids, self.tables, self.callbacks
 
     def __setstate__(self, state) -> None:
-        self.n, self.by_resolution, self.edge_ids, self.tables = state
-        self._qual, self._ids, self._cols = {}, array("q"), ([], [], [], [])
+        self.n, self.by_resolution, self.edge_ids, self.tables, self.callbacks = state
+        self._qual, self._ids, self._cols, self._cbs = {}, array("q"), ([], [], [], []), []
 
 
 def _dictionary(texts: list[str]) -> pa.DictionaryArray:

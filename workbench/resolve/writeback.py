@@ -1,8 +1,15 @@
 """The evaluated rows written back: the changed edge rows (`_write_back`: an `UPDATE ...
 FROM` per Arrow table, or, in a full run, the edges table written anew in one pass and
-swapped in, `_rebuild_edges`), the imports rows whose resolved path changed, and
-`call_candidates` rebuilt from `edges.candidates` (`_write_candidates`: all of it, or in
-an incremental run the rows of the edges it touched and those a change made stale).
+swapped in, `_rebuild_edges`), the callback rows of the evaluated files
+(`_write_callbacks`), the imports rows whose resolved path changed, and `call_candidates`
+rebuilt from `edges.candidates` (`_write_candidates`: all of it, or in an incremental run
+the rows of the edges it touched and those a change made stale).
+
+Callback rows (`fileeval._callbacks`) are the only edges the resolver adds: no call
+expression stands for them, so a file's rows are whatever its last evaluation found.
+The evaluated files' rows in the table are replaced by those: a row found again keeps
+its id, the rest are deleted, and new ones are inserted with ids above every id handed out
+(`store.next_ids`), as the indexer gives them.
 """
 from __future__ import annotations
 
@@ -15,15 +22,21 @@ from . import deps
 from .rows import _Rows
 
 
-def _write_back(con, rows: _Rows, imp_rows: tuple[array, list], rebuild: bool = False) -> int:
-    """Write the changed edge rows (`_Rows.tables`; a target's qualname from `symbols`)
+def _write_back(con, rows: _Rows, imp_rows: tuple[array, list], rebuild: bool = False,
+                paths: list[str] | None = None) -> int:
+    """Write the changed edge rows (`_Rows.tables`; a target's qualname from `symbols`),
+    the callback rows of the evaluated files `paths` (None: every file; `_Rows.callbacks`)
     and the imports rows whose resolved path changed (row ids, paths); returns how many
     rows. The edge rows go in with an `UPDATE` per table (a smaller join each), or, with
     `rebuild` (a full run: most rows change), into the edges table written anew
     (`_rebuild_edges`)."""
-    n = 0
+    gone, new = _callback_changes(con, rows, paths)
+    if gone:            # before a rebuild, which then leaves them out
+        store.run(con, "DELETE FROM edges WHERE edge_id IN (SELECT unnest($ids::BIGINT[]))", {"ids": gone})
+    rows.edge_ids.extend(gone)          # their candidate rows go (`_write_candidates`)
+    n = len(gone)
     if rebuild and rows.tables:
-        n = _rebuild_edges(con, rows)
+        n += _rebuild_edges(con, rows)
     while rows.tables:
         tbl = rows.tables.pop(0)
         store.run_over(con, tbl, """
@@ -35,6 +48,9 @@ def _write_back(con, rows: _Rows, imp_rows: tuple[array, list], rebuild: bool = 
             WHERE edges.edge_id = t.edge_id""")
         n += tbl.num_rows
         del tbl
+    added = _insert_callbacks(con, new)
+    rows.edge_ids.extend(added)         # their candidate rows come
+    n += len(added)
     rids, rpaths = imp_rows
     if rids:
         import numpy as np
@@ -44,6 +60,63 @@ def _write_back(con, rows: _Rows, imp_rows: tuple[array, list], rebuild: bool = 
                                     FROM _wb_rows t WHERE imports.rowid = t.rid""")
         n += len(rids)
     return n
+
+
+_CALLBACK_COLS = ("path", "src_id", "dst_name", "line", "dst_id", "candidates")
+_CALLBACK_TYPES = (pa.string(), pa.int64(), pa.string(), pa.int32(), pa.int64(), pa.list_(pa.string()))
+
+
+def _callback_changes(con, rows: _Rows, paths: list[str] | None) -> tuple[list[int], list[tuple]]:
+    """The callback rows of `paths` (None: all) to delete (edge ids) and to insert (path,
+    src_id, dst_name, line, dst_id, candidates; in path order, a file's in the order
+    evaluation found them) for the table to hold the rows evaluation found
+    (`rows.callbacks`, let go): a row found again stays as it is."""
+    found: list[tuple] = []
+    for tbl in rows.callbacks:
+        cols = [tbl.column(c).to_pylist() for c in _CALLBACK_COLS]
+        cols[-1] = [tuple(c) if c is not None else None for c in cols[-1]]
+        found.extend(zip(*cols))
+    rows.callbacks.clear()
+    found.sort(key=lambda r: r[0])      # stable: files in path order whichever process had them
+    where = "" if paths is None else "AND path IN (SELECT unnest($p::VARCHAR[]))"
+    old = store.run(con, f"""SELECT edge_id, {', '.join(_CALLBACK_COLS)} FROM edges
+                             WHERE resolution = 'callback' {where} ORDER BY edge_id""",
+                    {} if paths is None else {"p": sorted(paths)})
+    if not old:
+        return [], found
+    want = set(found)
+    kept: set[tuple] = set()
+    gone = []
+    for eid, *key in old:
+        key[-1] = tuple(key[-1]) if key[-1] is not None else None
+        key = tuple(key)
+        if key in want and key not in kept:
+            kept.add(key)
+        else:
+            gone.append(eid)
+    return gone, [r for r in found if r not in kept]
+
+
+def _insert_callbacks(con, new: list[tuple]) -> list[int]:
+    """Insert callback rows (`_callback_changes`): kind `calls`, resolution `callback`, the
+    target's qualname from `symbols`, ids above every id handed out. Returns their ids."""
+    if not new:
+        return []
+    (first,) = store.next_ids(con, (("edges", "edge_id"),))
+    ids = list(range(first, first + len(new)))
+    cols = [list(c) for c in zip(*new)]
+    cols[-1] = [list(c) if c is not None else None for c in cols[-1]]
+    tbl = pa.table({"edge_id": store.arrow_array(ids, pa.int64()),
+                    **{c: store.arrow_array(v, t) for c, v, t in zip(_CALLBACK_COLS, cols, _CALLBACK_TYPES)}})
+    store.run_over(con, tbl, """
+        INSERT INTO edges (edge_id, src_id, kind, dst_name, dst_id, dst_qualname, path, line,
+                           resolution, candidates)
+        SELECT w.edge_id, w.src_id, 'calls', w.dst_name, w.dst_id, s.qualname, w.path, w.line,
+               'callback', w.candidates
+        FROM _wb_rows w LEFT JOIN symbols s ON s.symbol_id = w.dst_id
+        ORDER BY w.edge_id""")
+    store.used_ids(con, edges=ids[-1])
+    return ids
 
 
 def _rebuild_edges(con, rows: _Rows) -> int:
