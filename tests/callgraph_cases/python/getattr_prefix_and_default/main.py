@@ -17,8 +17,19 @@ dispatch_table = {list: _reduce_list}
 
 
 class Cmd:
+    identchars = "abcdefghijklmnopqrstuvwxyz_"
+
+    def parseline(self, line):
+        line = line.strip()
+        i, n = 0, len(line)
+        while i < n and line[i] in self.identchars:
+            i += 1
+        return line[:i], line[i:].strip(), line
+
     def onecmd(self, line):
-        cmd, _, arg = line.partition(" ")
+        cmd, arg, line = self.parseline(line)
+        if not cmd:
+            return self.default(line)
         try:
             func = getattr(self, "do_" + cmd)
         except AttributeError:
