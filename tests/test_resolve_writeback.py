@@ -178,3 +178,29 @@ def test_the_stdlib_index_keeps_few_free_blocks(stdlib_db):
     finally:
         con.close()
     assert free <= 0.2 * total, (free, total)
+
+
+def test_the_resolve_command_checkpoints_its_snapshot_after_the_new_table(tmp_path, monkeypatch):
+    """`workbench resolve` after `index --no-resolve` writes a snapshot: it commits and
+    checkpoints once the edges table is written anew, as a first index does, and gives the
+    rows an index with resolution gives."""
+    from workbench.cli import main
+    root = tmp_path / "shop"
+    shutil.copytree(SAMPLES / "pyshop", root)
+    monkeypatch.setattr(passes, "PRIVATE_COMMIT_MIN_ROWS", 5)       # the sample's rows count as many
+    db = str(tmp_path / "later.duckdb")
+    index(root, db, progress=False, resolve=False)
+    statements = []
+    real_run = store.run
+
+    def run(con, sql, params=None):
+        statements.append(sql.strip().split()[0].upper())
+        return real_run(con, sql, params)
+    monkeypatch.setattr(store, "run", run)
+    assert main(["resolve", db, "-q"]) == 0
+    assert statements.count("CHECKPOINT") == 1
+    monkeypatch.setattr(store, "run", real_run)
+    at_once = str(tmp_path / "at_once.duckdb")
+    index(root, at_once, progress=False)
+    a, b = _dump(db), _dump(at_once)
+    assert a["edges"] and a == b
