@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from contextlib import contextmanager
 
 import duckdb
 import pytest
@@ -35,6 +36,22 @@ def _dump(db: str) -> dict:
         return out
     finally:
         con.close()
+
+
+@contextmanager
+def _statements(monkeypatch):
+    """The first word of each statement `store.run` executes inside the block."""
+    statements: list[str] = []
+    real_run = store.run
+
+    def run(con, sql, params=None):
+        statements.append(sql.strip().split()[0].upper())
+        return real_run(con, sql, params)
+    monkeypatch.setattr(store, "run", run)
+    try:
+        yield statements
+    finally:
+        monkeypatch.setattr(store, "run", real_run)
 
 
 def _unresolved_copy(tmp_path, repo: str) -> str:
@@ -133,17 +150,10 @@ def test_a_private_full_run_checkpoints_after_the_new_table(tmp_path, monkeypatc
     root = tmp_path / "shop"
     shutil.copytree(SAMPLES / "pyshop", root)
     monkeypatch.setattr(passes, "PRIVATE_COMMIT_MIN_ROWS", 5)       # the sample's rows count as many
-    statements = []
-    real_run = store.run
-
-    def run(con, sql, params=None):
-        statements.append(sql.strip().split()[0].upper())
-        return real_run(con, sql, params)
-    monkeypatch.setattr(store, "run", run)
     db = str(tmp_path / "first.duckdb")
-    index(root, db, progress=False)
+    with _statements(monkeypatch) as statements:
+        index(root, db, progress=False)
     assert "CHECKPOINT" in statements
-    monkeypatch.setattr(store, "run", real_run)
     in_place = str(tmp_path / "in_place.duckdb")
     con = store.connect(in_place)
     try:
@@ -190,16 +200,9 @@ def test_the_resolve_command_checkpoints_its_snapshot_after_the_new_table(tmp_pa
     monkeypatch.setattr(passes, "PRIVATE_COMMIT_MIN_ROWS", 5)       # the sample's rows count as many
     db = str(tmp_path / "later.duckdb")
     index(root, db, progress=False, resolve=False)
-    statements = []
-    real_run = store.run
-
-    def run(con, sql, params=None):
-        statements.append(sql.strip().split()[0].upper())
-        return real_run(con, sql, params)
-    monkeypatch.setattr(store, "run", run)
-    assert main(["resolve", db, "-q"]) == 0
+    with _statements(monkeypatch) as statements:
+        assert main(["resolve", db, "-q"]) == 0
     assert statements.count("CHECKPOINT") == 1
-    monkeypatch.setattr(store, "run", real_run)
     at_once = str(tmp_path / "at_once.duckdb")
     index(root, at_once, progress=False)
     a, b = _dump(db), _dump(at_once)
