@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from operator import attrgetter, itemgetter
 from dataclasses import dataclass, field
 
 from tree_sitter import Parser, Query, QueryCursor
@@ -18,7 +19,6 @@ from .languages import LanguageSpec, grammar, module_path, query_text
 
 MAX_SIGNATURE = 240
 MAX_DST_NAME = 200
-_WS = re.compile(r"\s+")
 
 # symbol tuple layout (local): see SYMBOL_FIELDS
 SYMBOL_FIELDS = ("local_id", "kind", "name", "qualname", "parent_local", "start_line", "end_line",
@@ -55,7 +55,8 @@ class _Compiled:
         parts = _generic_patterns(lang) if spec.generic_rule or not text else []
         if text:
             parts.append(text)
-        self.query = Query(lang, "\n".join(parts)) if parts else None
+        self._text = "\n".join(parts)
+        self.query = Query(lang, self._text) if parts else None
         self.errors = Query(lang, "(ERROR) @error (MISSING) @missing")
         self.roles: dict[int, tuple] = {}   # pattern index -> _role_of(...)
         # pattern index -> its `(#set! key "value")` settings, for the patterns that have some:
@@ -65,6 +66,32 @@ class _Compiled:
         self.settings: dict[int, dict] = {} if self.query is None else {
             i: st for i in range(self.query.pattern_count)
             if (st := self.query.pattern_settings(i))}
+        self.top, self.top_index = self._split_top(lang) if self.query is not None else (None, [])
+
+    def _split_top(self, lang) -> tuple:
+        """Move the patterns written under the root node (`(module (assignment ...))`) to a
+        query of their own, run from the root with a start depth of 0: in the main query
+        each of them keeps a state open through the whole file, tested at every node; alone
+        and depth-limited, the cursor descends only as far as their steps reach. Returns
+        that query (None if there are no such patterns) and, per its pattern, the index of
+        the pattern in the main query (where its role and settings are kept)."""
+        root_type = self.parser.parse(b"").root_node.type
+        raw = self._text.encode("utf-8")
+        head = re.compile(rb"\(\s*" + re.escape(root_type.encode()) + rb"[\s)]")
+        moved, texts = [], []
+        for i in range(self.query.pattern_count):
+            pattern = raw[self.query.start_byte_for_pattern(i):self.query.end_byte_for_pattern(i)]
+            if head.match(pattern):
+                moved.append(i)
+                texts.append(pattern.decode("utf-8"))
+        if not moved:
+            return None, []
+        top = Query(lang, "\n".join(texts))
+        if top.pattern_count != len(moved):  # a pattern that did not stand alone: keep them all
+            return None, []
+        for i in moved:
+            self.query.disable_pattern(i)
+        return top, moved
 
 
 _COMPILED: dict[str, _Compiled] = {}
@@ -157,9 +184,10 @@ _HAS_WS = re.compile(r"\s").search
 
 
 def _collapse(s: str) -> str:
+    """Whitespace runs as one space, none at the ends (`str.split` splits where `\\s` matches)."""
     if not _HAS_WS(s):
         return s
-    return _WS.sub(" ", s).strip()
+    return " ".join(s.split())
 
 
 _LICENSE = re.compile(r"copyright|licen[cs]e|spdx-", re.I)
@@ -225,7 +253,16 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
     module_doc = None
     package = None
 
-    matches = QueryCursor(c.query).matches(root) if c.query is not None else []
+    if c.query is None:
+        matches = []
+    elif c.top is None:
+        matches = QueryCursor(c.query).matches(root)
+    else:                               # the root's own patterns first (see _Compiled._split_top)
+        cursor = QueryCursor(c.top)
+        cursor.set_max_start_depth(0)
+        index = c.top_index
+        matches = [(index[p], caps) for p, caps in cursor.matches(root)]
+        matches += QueryCursor(c.query).matches(root)
     roles = c.roles
     for _pattern, caps in matches:
         role = roles.get(_pattern)
@@ -433,19 +470,23 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
     scopes = _ScopeFinder(items)
     # byte offsets are character offsets in an ASCII file: decode it once, slice the text
     text = data.decode("ascii") if data.isascii() else None
+    read = None
     if calls:
         resolver = _LocalResolver(items, sym_rows, spec)
         resolved: dict = {}             # (scope, callee) -> (symbol, how): the same answer
-        bounds, inner = scopes.bounds, scopes.inner
-        for n in sorted(calls, key=_start_byte):
+        bounds, inner, inner_idx = scopes.bounds, scopes.inner, scopes.inner_idx
+        read = _callee_reader(data, text)
+        calls.sort(key=_start_byte)
+        append = edges.append
+        for n in calls:
             a = n.start_byte
-            src = inner[bisect_right(bounds, a)]
-            sidx = src.idx if src is not None else 0
-            name = _callee(text[a:n.end_byte] if text is not None else _text(data, a, n.end_byte))[:MAX_DST_NAME]
+            i = bisect_right(bounds, a)
+            sidx = inner_idx[i]
+            name = read(a, n.end_byte)
             got = resolved.get((sidx, name))
             if got is None:
-                got = resolved[(sidx, name)] = resolver.resolve(src, name)
-            edges.append((sidx, "calls", name, got[0], n.start_point[0] + 1, got[1]))
+                got = resolved[(sidx, name)] = resolver.resolve(inner[i], name)
+            append((sidx, "calls", name, got[0], n.start_point[0] + 1, got[1]))
 
     imports.sort(key=lambda caps: (caps.get("import") or caps.get("import.module")
                                    or caps.get("import.name"))[0].start_byte)
@@ -470,7 +511,7 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
         edges.append((src.idx if src is not None else 0, "imports", target[:MAX_DST_NAME], None,
                       line, "unresolved"))
     if binds:
-        _emit_bindings(data, text, binds, items, scopes, rows)
+        _emit_bindings(data, text, binds, items, scopes, rows, read)
     return rows
 
 
@@ -525,12 +566,36 @@ def _line_of_end(data: bytes, end_byte: int) -> int:
 _MEMBER_WS = re.compile(r"\s*(\?\.|\.|::|->)\s*")
 
 
+def _callee_reader(data: bytes, text: str | None):
+    """`read(a, b)`: the callee written at bytes a..b (`_callee`, cut to MAX_DST_NAME), worked
+    out once per distinct text in the file (most are repeated: `self`, `len`, `os.path.join`).
+    `text` is the file decoded when it is ASCII (byte offsets are character offsets), else None."""
+    cache: dict = {}
+    get = cache.get
+    if text is not None:
+        def read(a: int, b: int) -> str:
+            raw = text[a:b]
+            got = get(raw)
+            if got is None:
+                got = cache[raw] = _callee(raw)[:MAX_DST_NAME]
+            return got
+    else:
+        def read(a: int, b: int) -> str:
+            raw = data[a:b]
+            got = get(raw)
+            if got is None:
+                got = cache[raw] = _callee(raw.decode("utf-8", "replace"))[:MAX_DST_NAME]
+            return got
+    return read
+
+
 def _callee(s: str) -> str:
     """A callee as written, whitespace-collapsed; a chain split over lines
     (`s\n  .normalize`) reads `s.normalize`."""
     if not _HAS_WS(s):
         return s                        # the common case: nothing to collapse
-    return _MEMBER_WS.sub(_member_sep, _collapse(s))
+    s = " ".join(s.split())
+    return _MEMBER_WS.sub(_member_sep, s) if " " in s else s
 
 
 def _member_sep(m) -> str:
@@ -807,12 +872,13 @@ def _label_qualified(data: bytes, items: list[_Def], rules: dict, labels: dict) 
 
 
 def _emit_bindings(data: bytes, text: str | None, binds: list, items: list[_Def],
-                   scopes: _ScopeFinder, rows: FileRows) -> None:
+                   scopes: _ScopeFinder, rows: FileRows, read=None) -> None:
     """Rows of the `bindings` table from `@bind.<kind>` matches: the enclosing symbol,
     the kind, the name bound (`callee#index` / `callee#keyword` for call arguments), the
     value expression as written, its node type, and the symbol it defines (lambdas).
     `binds` holds (anchor start, kind, anchor, target, value, key) per match with a value;
-    `text` is the file decoded when it is ASCII (byte offsets are character offsets), else None."""
+    `text` is the file decoded when it is ASCII (byte offsets are character offsets), else None;
+    `read` the file's `_callee_reader` when the calls made one."""
     def_at = {(d.node.start_byte, d.node.end_byte): d.idx for d in items}
     for d in items:                     # `x = function () {...}`: the value is the def's body owner
         if d.body is not None:
@@ -820,15 +886,11 @@ def _emit_bindings(data: bytes, text: str | None, binds: list, items: list[_Def]
     binds.sort(key=_first)
     bounds, inner_idx = scopes.bounds, scopes.inner_idx
     cap = 2 * MAX_DST_NAME              # read no more of an expression than can be kept
-    if text is not None:
-        def short(a: int, b: int) -> str:
-            return _callee(text[a:min(b, a + cap)])[:MAX_DST_NAME]
-    else:
-        def short(a: int, b: int) -> str:
-            return _callee(data[a:min(b, a + cap)].decode("utf-8", "replace"))[:MAX_DST_NAME]
+    if read is None:
+        read = _callee_reader(data, text)
 
     is_fn: dict[str, bool] = {}
-    out = rows.bindings
+    append = rows.bindings.append
     last_target, last_name = None, None
     for pos, kind, anchor, target, value, key in binds:
         sidx = inner_idx[bisect_right(bounds, pos)]
@@ -837,7 +899,8 @@ def _emit_bindings(data: bytes, text: str | None, binds: list, items: list[_Def]
         elif target == last_target:     # the arguments of one call share its callee
             name = last_name
         else:
-            name = last_name = short(target.start_byte, target.end_byte)
+            a, b = target.start_byte, target.end_byte
+            name = last_name = read(a, b if b - a <= cap else a + cap)
             last_target = target
         if kind == "arg":
             if key is not None:
@@ -864,15 +927,12 @@ def _emit_bindings(data: bytes, text: str | None, binds: list, items: list[_Def]
             body = value.child_by_field_name("body")
             if body is not None:
                 vid = def_at.get(("body", body.start_byte, body.end_byte))
-        out.append((sidx, kind, name, short(vs, ve), vtype, vid, anchor.start_point[0] + 1))
+        append((sidx, kind, name, read(vs, ve if ve - vs <= cap else vs + cap), vtype, vid,
+                anchor.start_point[0] + 1))
 
 
-def _first(t):
-    return t[0]
-
-
-def _start_byte(n) -> int:
-    return n.start_byte
+_first = itemgetter(0)
+_start_byte = attrgetter("start_byte")
 
 
 def line_count_of(data: bytes) -> int:

@@ -48,7 +48,8 @@
 
 ; Calls (the callee as written) and decorators used without a call.
 (call function: (_) @reference.call)
-(decorator [(identifier) (attribute)] @reference.call)
+(decorator (identifier) @reference.call)
+(decorator (attribute) @reference.call)
 
 ; Imports.
 (import_statement name: (dotted_name) @import.module) @import
@@ -65,7 +66,10 @@
 
 ; Bindings (`bindings` table): `@bind.<kind>` anchors the row (scope and line),
 ; `@bind.target` is the name bound, `@bind.value` the expression, `@bind.key` a keyword.
-(assignment left: [(identifier) (attribute)] @bind.target right: (_) @bind.value) @bind.assign
+; (A pattern per node type rather than one with an alternation `[(identifier) (attribute)]`
+; where the alternation sits on a frequent node: the query matches faster, same matches.)
+(assignment left: (identifier) @bind.target right: (_) @bind.value) @bind.assign
+(assignment left: (attribute) @bind.target right: (_) @bind.value) @bind.assign
 (assignment left: (identifier) @bind.target
   right: (assignment left: [(identifier) (attribute)] right: (_) @bind.value)) @bind.assign
 (assignment left: (identifier) @bind.target
@@ -74,7 +78,8 @@
   right: [(list (_) @bind.value) (tuple (_) @bind.value) (set (_) @bind.value)]) @bind.element
 (augmented_assignment left: (identifier) @bind.target
   right: [(list (_) @bind.value) (tuple (_) @bind.value)]) @bind.element
-(assignment left: (subscript value: [(identifier) (attribute)] @bind.target) right: (_) @bind.value) @bind.element
+(assignment left: (subscript value: (identifier) @bind.target) right: (_) @bind.value) @bind.element
+(assignment left: (subscript value: (attribute) @bind.target) right: (_) @bind.value) @bind.element
 (call function: (attribute object: [(identifier) (attribute)] @bind.target
                           attribute: (identifier) @_m (#any-of? @_m "append" "appendleft" "add" "insert" "setdefault"))
   arguments: (argument_list (_) @bind.value .)) @bind.element
@@ -101,9 +106,20 @@
                                   alias: (as_pattern_target (identifier) @bind.target))) @bind.declare
 (except_clause value: (as_pattern (tuple [(identifier) (attribute)] @bind.value)
                                   alias: (as_pattern_target (identifier) @bind.target))) @bind.declare
+; arguments that are names, attributes, lambdas, calls or subscripts (a pattern per type)
+(call function: (_) @bind.target arguments: (argument_list (identifier) @bind.value)) @bind.arg
+(call function: (_) @bind.target arguments: (argument_list (attribute) @bind.value)) @bind.arg
+(call function: (_) @bind.target arguments: (argument_list (lambda) @bind.value)) @bind.arg
+(call function: (_) @bind.target arguments: (argument_list (call) @bind.value)) @bind.arg
+(call function: (_) @bind.target arguments: (argument_list (subscript) @bind.value)) @bind.arg
 (call function: (_) @bind.target
-  arguments: (argument_list [(identifier) (attribute) (lambda) (call) (subscript)] @bind.value)) @bind.arg
+  arguments: (argument_list (keyword_argument name: (identifier) @bind.key value: (identifier) @bind.value))) @bind.arg
 (call function: (_) @bind.target
-  arguments: (argument_list (keyword_argument name: (identifier) @bind.key
-                                              value: [(identifier) (attribute) (lambda) (call) (subscript)] @bind.value))) @bind.arg
+  arguments: (argument_list (keyword_argument name: (identifier) @bind.key value: (attribute) @bind.value))) @bind.arg
+(call function: (_) @bind.target
+  arguments: (argument_list (keyword_argument name: (identifier) @bind.key value: (lambda) @bind.value))) @bind.arg
+(call function: (_) @bind.target
+  arguments: (argument_list (keyword_argument name: (identifier) @bind.key value: (call) @bind.value))) @bind.arg
+(call function: (_) @bind.target
+  arguments: (argument_list (keyword_argument name: (identifier) @bind.key value: (subscript) @bind.value))) @bind.arg
 (assignment left: (pattern_list (identifier) @bind.target) right: (_) @bind.value) @bind.unpack
