@@ -299,3 +299,53 @@ def test_helper_hung_on_the_shared_lock_is_killed(monkeypatch):
     assert meet.take(front=True, helper=pid) is None
     assert meet.stalled
     assert os.waitpid(pid, 0)[0] == pid
+
+
+def test_main_process_works_out_what_files_provide_while_the_helper_evaluates(unresolved, tmp_path,
+                                                                               monkeypatch):
+    """A two-process run has this process work out every file's `provides` tokens before
+    its first file (once, `deps.provides_column`), and `deps.write` stores those: the same
+    `resolve_deps` rows as one process working them out after evaluation."""
+    from workbench.resolve import deps
+    calls = []
+    column = deps.provides_column
+
+    def spy(con, m, paths):
+        got = column(con, m, paths)
+        calls.append((os.getpid(), len(got[0])))
+        return got
+    monkeypatch.setattr(deps, "provides_column", spy)
+    one = _resolved(unresolved, str(tmp_path / "one.duckdb"), processes=1)
+    assert [pid for pid, _ in calls] == [os.getpid()]       # in `deps.write`, after evaluation
+    calls.clear()
+    seen = []
+    evaluate = parallel._evaluate
+
+    def first_file(*args):          # the main process's evaluation starts after the tokens
+        seen.append(len(calls))
+        return evaluate(*args)
+    monkeypatch.setattr(parallel, "_evaluate", first_file)
+    monkeypatch.setattr(passes, "PARALLEL_MIN_EDGES", 0)
+    two = _resolved(unresolved, str(tmp_path / "two.duckdb"), processes=2)
+    assert calls == [(os.getpid(), len(one["deps"]))]       # once, every file, not again in `write`
+    assert seen == [1]
+    assert one["deps"] == two["deps"] and one["edges"] == two["edges"]
+    assert any(row[3] for row in two["deps"])               # tokens were written
+
+
+def test_provides_column_holds_the_tokens_provides_gives(unresolved):
+    """`deps.provides_column` (a full run's) and `deps.provides` (incremental runs') agree."""
+    from workbench.resolve import deps
+    from workbench.resolve.model import Model
+    con = duckdb.connect(unresolved, read_only=True)
+    try:
+        m = Model(con, bulk_bindings=True)
+        paths = sorted(m.paths)[:40] + ["no/such/file.py"]
+        got_paths, column = deps.provides_column(con, m, reversed(paths))
+        want = deps.provides(con, m, paths)
+    finally:
+        con.close()
+    assert got_paths == sorted(paths)
+    texts = column.to_pylist()
+    assert texts == [sorted(f"{t}={d}" for t, d in want.get(p, {}).items()) for p in got_paths]
+    assert sum(map(len, texts)) > 100 and texts[got_paths.index("no/such/file.py")] == []

@@ -1,6 +1,6 @@
 """A full run's evaluation in two processes (`_evaluate_in_two`): this one takes the
 files from the front, a forked helper from the back, one at a time, until they meet
-(`_Meet`, counters in shared memory), and the helper sends its rows back through a pipe
+(`_Meet`, counters in shared memory; this one may first do other work, `meanwhile`), and the helper sends its rows back through a pipe
 (`_helper_result`). A helper that fails, or shows no progress for
 `HELPER_STALL_SECONDS`, is killed (`_kill`) and its files are evaluated by this process.
 The files the helper took show on the progress bar as it takes them (`_BackProgress`).
@@ -22,7 +22,7 @@ from .model import Model
 
 
 def _evaluate_in_two(m: Model, res: Resolver, part_rows, spans: dict, imports_of: dict, paths: list,
-                     tick):
+                     tick, meanwhile=None):
     """`_evaluate(..., paths, ...)` by this process and a forked helper: this one takes the
     files from the front, the helper from the back, one at a time, until they meet (so
     neither waits long for the other), and the helper sends its rows back through a pipe.
@@ -33,7 +33,9 @@ def _evaluate_in_two(m: Model, res: Resolver, part_rows, spans: dict, imports_of
     waits for the helper's result only while the helper shows progress (a file evaluated,
     bytes of the result; `HELPER_STALL_SECONDS`, `_helper_result`). The helper only
     evaluates (a full run's model holds everything evaluation reads, and `part_rows` has
-    its one part already: no database access) and ends without running any exit handler."""
+    its one part already: no database access) and ends without running any exit handler.
+    `meanwhile()`, when given, is called by this process once the helper runs, before it
+    takes its first file (other serial work of the run: the helper takes more files meanwhile)."""
     for fam in sorted({f for f in m.fam.values() if f is not None}):
         rules_of(fam).before_helper(m)          # what it would read from the database later
     try:
@@ -83,6 +85,8 @@ def _evaluate_in_two(m: Model, res: Resolver, part_rows, spans: dict, imports_of
             helper_progress(meet.back())
             yield paths[i]
     try:
+        if meanwhile is not None:
+            meanwhile()
         out, imp_rows, reads = _evaluate(m, res, part_rows, spans, imports_of, claimed(), tick)
         res.memo.clear()                            # before the helper's rows arrive
     except BaseException:                           # (an interrupt): the helper ends too
