@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from ..gcpause import release_unused_memory
-from .columns import cols, objects
+from .columns import cols
 
 
 class Bindings:
@@ -74,13 +74,9 @@ class Bindings:
         release_unused_memory()
         self._bind_loaded = True
         self.args_by_callee = defaultdict(list)
-        # batch by batch: Python lists of every column at once would double the peak memory;
-        # texts and lines one object per distinct value straight from Arrow (`objects`)
-        texts = {"kind", "name", "value", "value_type", "callee_key"}
+        # batch by batch: Python lists of every column at once would double the peak memory
         for batch in tbl.to_batches(max_chunksize=self._BATCH):
-            self._add_rows(*(objects(batch.column(i), self._ints if n == "line" else self._strings)
-                             if n in texts or n == "line" else batch.column(i).to_pylist()
-                             for i, n in enumerate(batch.schema.names)), interned=True)
+            self._add_rows(*(batch.column(i).to_pylist() for i in range(batch.num_columns)))
             del batch
         del tbl
         # every row is in: the texts' index (~7 MB on the standard library) has done its job
@@ -90,22 +86,20 @@ class Bindings:
     _BATCH = 50_000
 
 
-    def _add_rows(self, srcs, kinds, names, values, vtypes, vids, lines, keys, interned: bool = False) -> None:
-        """Group bindings rows (in `path, line` order) by scope; `arg` rows by callee key.
-        `interned`: the texts and lines are one object per distinct value already."""
+    def _add_rows(self, srcs, kinds, names, values, vtypes, vids, lines, keys) -> None:
+        """Group bindings rows (in `path, line` order) by scope; `arg` rows by callee key."""
         ns_cache: dict = {}
         ns = self.ns
         binds, elements, returns, yields = self.binds, self.elements, self.returns, self.yields
         args = self.args_by_callee
         # one string object per distinct text: Arrow hands every row its own copy, and
         # kinds, value types, names and values repeat (half a million rows: ~100 MB)
-        if not interned:
-            one = self._strings.setdefault
-            # line numbers too (a few thousand distinct values, one int object per row
-            # otherwise); each column at a time, in C (None stays None)
-            lines = list(map(self._ints.setdefault, lines, lines))
-            kinds, vtypes = list(map(one, kinds, kinds)), list(map(one, vtypes, vtypes))
-            names, values = list(map(one, names, names)), list(map(one, values, values))
+        one = self._strings.setdefault
+        # line numbers too (a few thousand distinct values, one int object per row otherwise);
+        # each column at a time, in C (None stays None)
+        lines = list(map(self._ints.setdefault, lines, lines))
+        kinds, vtypes = list(map(one, kinds, kinds)), list(map(one, vtypes, vtypes))
+        names, values = list(map(one, names, names)), list(map(one, values, values))
         for src, kind, name, value, vtype, vid, line, key in zip(
                 srcs, kinds, names, values, vtypes, vids, lines, keys):
             scope = ns_cache.get(src, -1)

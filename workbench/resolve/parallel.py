@@ -88,7 +88,12 @@ def _evaluate_in_two(m: Model, res: Resolver, part_rows, spans: dict, imports_of
         if meanwhile is not None:
             meanwhile()
         out, imp_rows, reads = _evaluate(m, res, part_rows, spans, imports_of, claimed(), tick)
-        res.memo.clear()                            # before the helper's rows arrive
+        # before the helper's rows arrive: the memo, and the bindings (a full run's, loaded
+        # again should this process have to evaluate the helper's files after all)
+        res.memo.clear()
+        bulk = not m.lazy
+        if bulk:
+            m.release_bindings()
     except BaseException:                           # (an interrupt): the helper ends too
         os.close(r)
         _kill(pid)
@@ -97,6 +102,8 @@ def _evaluate_in_two(m: Model, res: Resolver, part_rows, spans: dict, imports_of
     if got is None:         # the helper failed or hung: its files evaluated here, as without it
         how = (f"made no progress for {HELPER_STALL_SECONDS:g} s" if meet.stalled else "failed")
         warnings.warn(f"the resolution helper process {how}; its files are evaluated in this one")
+        if bulk:
+            m.ensure_bindings(None)
         got = _evaluate(m, res, part_rows, spans, imports_of, paths[len(mine):], None)
     helper_progress(len(mine))
     rows, imps, rd = got
