@@ -85,7 +85,7 @@ def _provides(con, m: Model, paths: set[str]) -> dict[str, dict[str, str]]:
     return out
 
 
-def _provides_group(con, m: Model, paths: set[str]) -> dict[str, dict[str, str]]:
+def _provides_group(con, m: Model, paths: set[str], args: dict | None = None) -> dict[str, dict[str, str]]:
     facts: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     kinds, names, fams, quals, paths_of = m.kind, m.name, m.fam, m.qual, m.path
     decos, bases_written = m.decos, m.bases_written
@@ -109,7 +109,13 @@ def _provides_group(con, m: Model, paths: set[str]) -> dict[str, dict[str, str]]
         for path, tokens in rules.provides(m, paths).items():
             for token, items in tokens.items():
                 facts[path][token].extend(items)
-    if paths:
+    if args is not None:            # the model's rows (`_model_args`): no query
+        for path in paths:
+            mine = facts[path] if path in args else None
+            for key, (scope, _, name, value, vtype, vid, _) in args.get(path, ()):
+                mine["a:" + key].append(
+                    f"{quals.get(scope)}|{name}|{value}|{vtype}|{quals.get(vid) if vid is not None else ''}")
+    elif paths:
         rows = store.run(con, f"""
             SELECT path, src_id, {_ARG_KEY}, name, value, value_type, value_id FROM bindings
             WHERE kind = 'arg' AND path IN (SELECT unnest($paths::VARCHAR[]))""", {"paths": sorted(paths)})
@@ -467,18 +473,30 @@ def write(con, m: Model, reads: dict[str, tuple[int, set]], full: bool,
 def provides_column(con, m: Model, paths) -> tuple[list[str], pa.ChunkedArray]:
     """What each of `paths` provides (`provides`) as `write` stores it: the paths sorted,
     and per path its `token=digest` texts, sorted, as an Arrow column, worked out
-    `_PROVIDES_GROUP` files at a time and kept compact (a full run works it out while a
-    helper process evaluates, `passes`: as Python dicts, ~100,000 tokens and digests
-    would sit beside evaluation's memory; as Arrow, a few MB). Not kept in the model."""
+    `_PROVIDES_GROUP` files at a time, not kept in the model. A model that holds every
+    argument row (a full run's, `Model.holds_every_arg_row`) gives them without a query
+    (`con` may be None then: a full run's resolution helper works this out, `passes`)."""
     ordered = sorted(set(paths))
+    args = _model_args(m) if m.holds_every_arg_row() else None
     chunks = []
     for i in range(0, len(ordered), _PROVIDES_GROUP):
         group = ordered[i:i + _PROVIDES_GROUP]
-        got = _provides_group(con, m, set(group))
+        got = _provides_group(con, m, set(group), args)
         chunks.append(store.arrow_array([_provides_texts(got.get(p)) for p in group],
                                         pa.list_(pa.string())))
         del got
     return ordered, pa.chunked_array(chunks, type=pa.list_(pa.string()))
+
+
+def _model_args(m: Model) -> dict[str, list[tuple]]:
+    """The argument rows with a callee key, as the model holds them, by the file of their
+    scope (a binding's file: its scope is in it): path -> (callee key, row)."""
+    out: dict[str, list[tuple]] = defaultdict(list)
+    path_of = m.path
+    for key, rows in m.args_by_callee.items():
+        for row in rows:
+            out[path_of.get(row[0])].append((key, row))
+    return out
 
 
 def _provides_texts(tokens: dict[str, str] | None) -> list[str]:

@@ -1,6 +1,6 @@
 """A full run's evaluation in two processes (`_evaluate_in_two`): this one takes the
 files from the front, a forked helper from the back, one at a time, until they meet
-(`_Meet`, counters in shared memory; this one may first do other work, `meanwhile`), and the helper sends its rows back through a pipe
+(`_Meet`, counters in shared memory; the helper may first do other work, `Meanwhile`), and the helper sends its rows back through a pipe
 (`_helper_result`). A helper that fails, or shows no progress for
 `HELPER_STALL_SECONDS`, is killed (`_kill`) and its files are evaluated by this process.
 The files the helper took show on the progress bar as it takes them (`_BackProgress`).
@@ -34,8 +34,9 @@ def _evaluate_in_two(m: Model, res: Resolver, part_rows, spans: dict, imports_of
     bytes of the result; `HELPER_STALL_SECONDS`, `_helper_result`). The helper only
     evaluates (a full run's model holds everything evaluation reads, and `part_rows` has
     its one part already: no database access) and ends without running any exit handler.
-    `meanwhile()`, when given, is called by this process once the helper runs, before it
-    takes its first file (other serial work of the run: the helper takes more files meanwhile)."""
+    `meanwhile` (a `Meanwhile`), when given, is run by the helper before its first file
+    (other work of the run, done while this process evaluates): its result in
+    `meanwhile.result` (None when the helper failed)."""
     for fam in sorted({f for f in m.fam.values() if f is not None}):
         rules_of(fam).before_helper(m)          # what it would read from the database later
     try:
@@ -64,9 +65,11 @@ def _evaluate_in_two(m: Model, res: Resolver, part_rows, spans: dict, imports_of
             def taken():                            # from the back, as evaluated
                 while (i := meet.take(front=False)) is not None:
                     yield paths[i]
+            extra = meanwhile.fn() if meanwhile is not None else None
+            meet.beat()
             # each file it evaluates is a beat of progress the main process watches
             got = _evaluate(m, res, part_rows, spans, imports_of, taken(), meet.beat)
-            data = pickle.dumps(got, protocol=pickle.HIGHEST_PROTOCOL)
+            data = pickle.dumps((*got, extra), protocol=pickle.HIGHEST_PROTOCOL)
             meet.beat()
             with os.fdopen(w, "wb") as fh:
                 fh.write(data)
@@ -85,8 +88,6 @@ def _evaluate_in_two(m: Model, res: Resolver, part_rows, spans: dict, imports_of
             helper_progress(meet.back())
             yield paths[i]
     try:
-        if meanwhile is not None:
-            meanwhile()
         out, imp_rows, reads = _evaluate(m, res, part_rows, spans, imports_of, claimed(), tick)
         # before the helper's rows arrive: the memo, and the bindings (a full run's, loaded
         # again should this process have to evaluate the helper's files after all)
@@ -105,6 +106,10 @@ def _evaluate_in_two(m: Model, res: Resolver, part_rows, spans: dict, imports_of
         if bulk:
             m.ensure_bindings(None)
         got = _evaluate(m, res, part_rows, spans, imports_of, paths[len(mine):], None)
+    else:
+        *got, extra = got
+        if meanwhile is not None:
+            meanwhile.result = extra
     helper_progress(len(mine))
     rows, imps, rd = got
     out.extend(rows)
@@ -112,6 +117,15 @@ def _evaluate_in_two(m: Model, res: Resolver, part_rows, spans: dict, imports_of
     imp_rows[1].extend(imps[1])
     reads.extend(rd)
     return out, imp_rows, reads
+
+
+class Meanwhile:
+    """Work for the resolution helper before its first file (`_evaluate_in_two`): `fn()`,
+    which must not touch the database, and its result (pickled back; None until then, and
+    when the helper failed)."""
+
+    def __init__(self, fn):
+        self.fn, self.result = fn, None
 
 
 class _BackProgress:
