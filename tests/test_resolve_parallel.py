@@ -299,3 +299,61 @@ def test_helper_hung_on_the_shared_lock_is_killed(monkeypatch):
     assert meet.take(front=True, helper=pid) is None
     assert meet.stalled
     assert os.waitpid(pid, 0)[0] == pid
+
+
+def test_helper_works_out_what_files_provide_before_its_first_file(unresolved, tmp_path, monkeypatch):
+    """A two-process full run has the helper work out every file's `provides` tokens from
+    the model (`parallel.Meanwhile`, before its first file) and `deps.write` store those:
+    the same `resolve_deps` rows as one process working them out after evaluation, and
+    the main process never works them out itself."""
+    from workbench.resolve import deps
+    calls = []
+    column = deps.provides_column
+
+    def spy(con, m, paths):
+        got = column(con, m, paths)
+        calls.append((os.getpid(), con is None, len(got[0])))
+        return got
+    monkeypatch.setattr(deps, "provides_column", spy)
+    one = _resolved(unresolved, str(tmp_path / "one.duckdb"), processes=1)
+    assert calls == [(os.getpid(), False, len(one["deps"]))]     # in `deps.write`
+    calls.clear()
+    ran = []
+    meanwhile = parallel.Meanwhile
+
+    class Spy(meanwhile):
+        def __init__(self, fn):
+            super().__init__(fn)
+            ran.append(self)
+    monkeypatch.setattr(passes, "Meanwhile", Spy)
+    monkeypatch.setattr(passes, "PARALLEL_MIN_EDGES", 0)
+    two = _resolved(unresolved, str(tmp_path / "two.duckdb"), processes=2)
+    assert calls == []                  # the helper's (another process), not this one's
+    assert len(ran) == 1 and ran[0].result is not None
+    assert ran[0].result[0] == sorted(r[0] for r in one["deps"])
+    assert one["deps"] == two["deps"] and one["edges"] == two["edges"]
+    assert any(row[3] for row in two["deps"])               # tokens were written
+
+
+def test_provides_column_holds_the_tokens_provides_gives(unresolved):
+    """`deps.provides_column` (a full run's: the argument rows from the model) and
+    `deps.provides` (incremental runs': from the table) agree; so does the column of a
+    model that lacks some argument row (from the table then)."""
+    from workbench.resolve import deps
+    from workbench.resolve.model import Model
+    con = duckdb.connect(unresolved, read_only=True)
+    try:
+        m = Model(con, bulk_bindings=True)
+        paths = sorted(m.paths)[:40] + ["no/such/file.py"]
+        assert m.holds_every_arg_row()
+        got_paths, column = deps.provides_column(None, m, reversed(paths))    # no query
+        want = deps.provides(con, m, paths)
+        m._args_unscoped = 1            # as if a row had no scope: read from the table
+        assert not m.holds_every_arg_row()
+        assert deps.provides_column(con, m, paths)[1].to_pylist() == column.to_pylist()
+    finally:
+        con.close()
+    assert got_paths == sorted(paths)
+    texts = column.to_pylist()
+    assert texts == [sorted(f"{t}={d}" for t, d in want.get(p, {}).items()) for p in got_paths]
+    assert sum(map(len, texts)) > 100 and texts[got_paths.index("no/such/file.py")] == []

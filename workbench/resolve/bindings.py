@@ -66,6 +66,7 @@ class Bindings:
         if self._bind_loaded:
             return
         self._pending.clear()           # every row comes again
+        self._args_unscoped = 0
         tbl = self.con.sql(f"""SELECT src_id, kind, name, value, value_type, value_id, line,
                                       {self._CALLEE_KEY} AS callee_key
                                FROM bindings ORDER BY path, line, rowid""").to_arrow_table()
@@ -106,6 +107,8 @@ class Bindings:
             if scope == -1:
                 scope = ns_cache[src] = ns(src)
             if scope is None:
+                if kind == "arg" and key:       # (`holds_every_arg_row`)
+                    self._args_unscoped += 1
                 continue
             row = (scope, kind, name, value, vtype, vid, line)
             if kind == "arg":
@@ -154,6 +157,11 @@ class Bindings:
                 into[name] = [got[0], row]
             else:
                 got.append(row)
+
+    def holds_every_arg_row(self) -> bool:
+        """Whether `args_by_callee` holds every argument row with a callee key: all rows
+        loaded in bulk (a full run), none left out for want of a scope."""
+        return self._bind_loaded and not self.lazy and not self._args_unscoped
 
     def arg_rows(self, callee_name: str) -> list[tuple]:
         """Argument bindings of calls whose callee's last name is `callee_name`."""

@@ -85,7 +85,7 @@ def _provides(con, m: Model, paths: set[str]) -> dict[str, dict[str, str]]:
     return out
 
 
-def _provides_group(con, m: Model, paths: set[str]) -> dict[str, dict[str, str]]:
+def _provides_group(con, m: Model, paths: set[str], args: dict | None = None) -> dict[str, dict[str, str]]:
     facts: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     kinds, names, fams, quals, paths_of = m.kind, m.name, m.fam, m.qual, m.path
     decos, bases_written = m.decos, m.bases_written
@@ -109,7 +109,13 @@ def _provides_group(con, m: Model, paths: set[str]) -> dict[str, dict[str, str]]
         for path, tokens in rules.provides(m, paths).items():
             for token, items in tokens.items():
                 facts[path][token].extend(items)
-    if paths:
+    if args is not None:            # the model's rows (`_model_args`): no query
+        for path in paths:
+            mine = facts[path] if path in args else None
+            for key, (scope, _, name, value, vtype, vid, _) in args.get(path, ()):
+                mine["a:" + key].append(
+                    f"{quals.get(scope)}|{name}|{value}|{vtype}|{quals.get(vid) if vid is not None else ''}")
+    elif paths:
         rows = store.run(con, f"""
             SELECT path, src_id, {_ARG_KEY}, name, value, value_type, value_id FROM bindings
             WHERE kind = 'arg' AND path IN (SELECT unnest($paths::VARCHAR[]))""", {"paths": sorted(paths)})
@@ -429,22 +435,28 @@ def rebind(con, gone_ids: list[int] | None = None) -> set[str]:
     return {path for _, path, q in rows if q not in unique}
 
 
-def write(con, m: Model, reads: dict[str, tuple[int, set]], full: bool) -> None:
-    """Store what the resolved files read and provide (all rows in a full run)."""
+def write(con, m: Model, reads: dict[str, tuple[int, set]], full: bool,
+          provided: tuple[list[str], pa.ChunkedArray] | None = None) -> None:
+    """Store what the resolved files read and provide (all rows in a full run).
+    `provided`: `provides_column` of a full run worked out earlier (its paths, the column);
+    used when its paths are those of `reads`."""
     paths = sorted(reads)
     by_bit = sorted(m.file_index.items(), key=lambda kv: kv[1])
     names_of_bits = [p for p, _ in by_bit]
-    prov = provides(con, m, paths)
     if full:
         # every file's tokens, kept in the model for nothing: the next run's refresh starts
         # `ext` afresh, and letting ~5,000 files' go there cost that run ~7 ms
         m.ext.pop("deps.provides", None)
-    files_col, names_col, prov_col = [], [], []
+        prov_col = (provided[1] if provided is not None and provided[0] == paths
+                    else provides_column(con, m, paths)[1])
+    else:
+        prov = provides(con, m, paths)
+        prov_col = [_provides_texts(prov.get(p)) for p in paths]
+    files_col, names_col = [], []
     for p in paths:
         bits, names = reads[p]
         files_col.append([names_of_bits[i] for i in _bit_indexes(bits)])
         names_col.append(sorted(names))
-        prov_col.append(sorted(f"{t}={d}" for t, d in prov.get(p, {}).items()))
     if full:
         store.run(con, "DELETE FROM resolve_deps")
     else:
@@ -453,8 +465,42 @@ def write(con, m: Model, reads: dict[str, tuple[int, set]], full: bool) -> None:
         tbl = pa.table({"path": store.arrow_array(paths, pa.string()),
                         "files": store.arrow_array(files_col, pa.list_(pa.string())),
                         "names": store.arrow_array(names_col, pa.list_(pa.string())),
-                        "provides": store.arrow_array(prov_col, pa.list_(pa.string()))})
+                        "provides": (prov_col if isinstance(prov_col, pa.ChunkedArray)
+                                     else store.arrow_array(prov_col, pa.list_(pa.string())))})
         store.insert_columns(con, "resolve_deps", {n: tbl.column(n) for n in tbl.column_names})
+
+
+def provides_column(con, m: Model, paths) -> tuple[list[str], pa.ChunkedArray]:
+    """What each of `paths` provides (`provides`) as `write` stores it: the paths sorted,
+    and per path its `token=digest` texts, sorted, as an Arrow column, worked out
+    `_PROVIDES_GROUP` files at a time, not kept in the model. A model that holds every
+    argument row (a full run's, `Model.holds_every_arg_row`) gives them without a query
+    (`con` may be None then: a full run's resolution helper works this out, `passes`)."""
+    ordered = sorted(set(paths))
+    args = _model_args(m) if m.holds_every_arg_row() else None
+    chunks = []
+    for i in range(0, len(ordered), _PROVIDES_GROUP):
+        group = ordered[i:i + _PROVIDES_GROUP]
+        got = _provides_group(con, m, set(group), args)
+        chunks.append(store.arrow_array([_provides_texts(got.get(p)) for p in group],
+                                        pa.list_(pa.string())))
+        del got
+    return ordered, pa.chunked_array(chunks, type=pa.list_(pa.string()))
+
+
+def _model_args(m: Model) -> dict[str, list[tuple]]:
+    """The argument rows with a callee key, as the model holds them, by the file of their
+    scope (a binding's file: its scope is in it): path -> (callee key, row)."""
+    out: dict[str, list[tuple]] = defaultdict(list)
+    path_of = m.path
+    for key, rows in m.args_by_callee.items():
+        for row in rows:
+            out[path_of.get(row[0])].append((key, row))
+    return out
+
+
+def _provides_texts(tokens: dict[str, str] | None) -> list[str]:
+    return sorted(f"{t}={d}" for t, d in (tokens or {}).items())
 
 
 def _bit_indexes(bits: int):
@@ -465,4 +511,4 @@ def _bit_indexes(bits: int):
         bits ^= low
 
 
-__all__ = ["Before", "before_edit", "provides", "facts", "quiet", "needs_full", "affected", "previous_reads", "rebind", "write"]
+__all__ = ["Before", "before_edit", "provides", "provides_column", "facts", "quiet", "needs_full", "affected", "previous_reads", "rebind", "write"]

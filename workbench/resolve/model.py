@@ -176,6 +176,7 @@ class Model(Bindings, LazyBindings, Refresh):
     def _init_bindings(self, bulk_bindings: bool) -> None:
         # bindings: by scope, loaded per file on demand (or all at once)
         self._bind_loaded = False
+        self._args_unscoped = 0     # argument rows with a callee key but no scope (`_add_rows`)
         # scope -> name -> rows (a 1-tuple or a list: `bindings._put`)
         self.binds: dict[int, dict[str, tuple | list[tuple]]] = defaultdict(dict)
         self.returns: dict[int, list[tuple]] = defaultdict(list)            # scope -> rows

@@ -1,6 +1,6 @@
 """A full run's evaluation in two processes (`_evaluate_in_two`): this one takes the
 files from the front, a forked helper from the back, one at a time, until they meet
-(`_Meet`, counters in shared memory), and the helper sends its rows back through a pipe
+(`_Meet`, counters in shared memory; the helper may first do other work, `Meanwhile`), and the helper sends its rows back through a pipe
 (`_helper_result`). A helper that fails, or shows no progress for
 `HELPER_STALL_SECONDS`, is killed (`_kill`) and its files are evaluated by this process.
 The files the helper took show on the progress bar as it takes them (`_BackProgress`).
@@ -22,7 +22,7 @@ from .model import Model
 
 
 def _evaluate_in_two(m: Model, res: Resolver, part_rows, spans: dict, imports_of: dict, paths: list,
-                     tick):
+                     tick, meanwhile=None):
     """`_evaluate(..., paths, ...)` by this process and a forked helper: this one takes the
     files from the front, the helper from the back, one at a time, until they meet (so
     neither waits long for the other), and the helper sends its rows back through a pipe.
@@ -33,7 +33,10 @@ def _evaluate_in_two(m: Model, res: Resolver, part_rows, spans: dict, imports_of
     waits for the helper's result only while the helper shows progress (a file evaluated,
     bytes of the result; `HELPER_STALL_SECONDS`, `_helper_result`). The helper only
     evaluates (a full run's model holds everything evaluation reads, and `part_rows` has
-    its one part already: no database access) and ends without running any exit handler."""
+    its one part already: no database access) and ends without running any exit handler.
+    `meanwhile` (a `Meanwhile`), when given, is run by the helper before its first file
+    (other work of the run, done while this process evaluates): its result in
+    `meanwhile.result` (None when the helper failed)."""
     for fam in sorted({f for f in m.fam.values() if f is not None}):
         rules_of(fam).before_helper(m)          # what it would read from the database later
     try:
@@ -62,9 +65,11 @@ def _evaluate_in_two(m: Model, res: Resolver, part_rows, spans: dict, imports_of
             def taken():                            # from the back, as evaluated
                 while (i := meet.take(front=False)) is not None:
                     yield paths[i]
+            extra = meanwhile.fn() if meanwhile is not None else None
+            meet.beat()
             # each file it evaluates is a beat of progress the main process watches
             got = _evaluate(m, res, part_rows, spans, imports_of, taken(), meet.beat)
-            data = pickle.dumps(got, protocol=pickle.HIGHEST_PROTOCOL)
+            data = pickle.dumps((*got, extra), protocol=pickle.HIGHEST_PROTOCOL)
             meet.beat()
             with os.fdopen(w, "wb") as fh:
                 fh.write(data)
@@ -84,7 +89,12 @@ def _evaluate_in_two(m: Model, res: Resolver, part_rows, spans: dict, imports_of
             yield paths[i]
     try:
         out, imp_rows, reads = _evaluate(m, res, part_rows, spans, imports_of, claimed(), tick)
-        res.memo.clear()                            # before the helper's rows arrive
+        # before the helper's rows arrive: the memo, and the bindings (a full run's, loaded
+        # again should this process have to evaluate the helper's files after all)
+        res.memo.clear()
+        bulk = not m.lazy
+        if bulk:
+            m.release_bindings()
     except BaseException:                           # (an interrupt): the helper ends too
         os.close(r)
         _kill(pid)
@@ -93,7 +103,13 @@ def _evaluate_in_two(m: Model, res: Resolver, part_rows, spans: dict, imports_of
     if got is None:         # the helper failed or hung: its files evaluated here, as without it
         how = (f"made no progress for {HELPER_STALL_SECONDS:g} s" if meet.stalled else "failed")
         warnings.warn(f"the resolution helper process {how}; its files are evaluated in this one")
+        if bulk:
+            m.ensure_bindings(None)
         got = _evaluate(m, res, part_rows, spans, imports_of, paths[len(mine):], None)
+    else:
+        *got, extra = got
+        if meanwhile is not None:
+            meanwhile.result = extra
     helper_progress(len(mine))
     rows, imps, rd = got
     out.extend(rows)
@@ -101,6 +117,15 @@ def _evaluate_in_two(m: Model, res: Resolver, part_rows, spans: dict, imports_of
     imp_rows[1].extend(imps[1])
     reads.extend(rd)
     return out, imp_rows, reads
+
+
+class Meanwhile:
+    """Work for the resolution helper before its first file (`_evaluate_in_two`): `fn()`,
+    which must not touch the database, and its result (pickled back; None until then, and
+    when the helper failed)."""
+
+    def __init__(self, fn):
+        self.fn, self.result = fn, None
 
 
 class _BackProgress:

@@ -23,9 +23,11 @@ incremental run refreshes that model for the changed files instead of loading it
 
 A full run over many edges (`PARALLEL_MIN_EDGES`) evaluates in two processes (`processes`):
 this one takes the files from the front, a forked helper from the back
-(`parallel._evaluate_in_two`). A file's edges get the same values whichever files are
-evaluated with it and in whatever order (`memo`), so the rows are those of one process
-evaluating everything.
+(`parallel._evaluate_in_two`); before its first file the helper works out what every
+file provides (`deps.provides_column`, from the model alone; written with the reads by
+`deps.write`, which works it out after evaluation otherwise). A file's edges get
+the same values whichever files are evaluated with it and in whatever order (`memo`), so
+the rows are those of one process evaluating everything.
 
 This module holds the runs (`resolve_edges`: full or incremental, which files, the model,
 the order of the steps) and the reading of edges in parts (`_resolve_set`). The steps:
@@ -58,7 +60,7 @@ from .exprs import clear_caches
 from . import deps, kept
 from .fileeval import _evaluate, resolve_import
 from .model import Model
-from .parallel import _evaluate_in_two
+from .parallel import Meanwhile, _evaluate_in_two
 from .values import clear_order_keys
 from .writeback import _write_back, _write_candidates
 
@@ -149,7 +151,12 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
     if scope_paths is not None:
         model.prefetch(*deps.previous_reads(con, scope_paths), resolving=len(scope_paths))
     res = Resolver(model)
-    rows, imp_rows, reads = _resolve_set(con, model, res, scope_paths, progress, processes)
+    # what the files provide (`deps.provides_column`, for `deps.write`) depends on the model
+    # alone, which in a full run holds every row it needs: evaluating in two processes, the
+    # helper works it out before its first file, while this one evaluates
+    meanwhile = (Meanwhile(lambda: deps.provides_column(None, model, model.paths))
+                 if full and model.holds_every_arg_row() else None)
+    rows, imp_rows, reads = _resolve_set(con, model, res, scope_paths, progress, processes, meanwhile)
     # evaluation is done: let its memo and the bindings go before the writes need memory
     # (and its caches: what outlives evaluation keeps the allocator's arenas it sits in)
     del res
@@ -181,7 +188,8 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
             before = None
         _write_candidates(con, list(rows.edge_ids), sorted(changed_paths), before)
     del rows
-    deps.write(con, model, dict(reads.items()), full)
+    deps.write(con, model, dict(reads.items()), full, meanwhile and meanwhile.result)
+    del meanwhile
     token = kept.new_token()
     store.set_meta(con, resolver_version=RESOLVER_VERSION, resolve_token=token)
     kept.put(token, model)
@@ -204,13 +212,15 @@ _EDGE_PART = 25_000             # edges read from the table at a time (`_resolve
 
 
 def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None, progress: bool = False,
-                 processes: int = 1):
+                 processes: int = 1, meanwhile=None):
     """Evaluate the edges and imports rows of `scope_paths` (None: every file), one file
     at a time (a unit of evaluation, see `memo`): its imports rows first (matched to its
     `imports` edges by line and text), then its edges in order. Returns the new edge
     rows (`rows._Rows`: the changed ones, and the callback rows found), the imports rows
     whose resolved path changed (row ids, paths), and what each file's evaluation read
-    (`rows._Reads`). Callback rows are evaluation's output, never read as edges."""
+    (`rows._Reads`). Callback rows are evaluation's output, never read as edges.
+    `meanwhile` (`parallel.Meanwhile`): work a helper does before its first file (not
+    done when one process evaluates)."""
     where = ("WHERE kind IN ('calls', 'imports', 'inherits', 'implements') "
              "AND resolution IS DISTINCT FROM 'callback'")
     prm: dict | None = None
@@ -268,7 +278,7 @@ def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None, pro
     got = None
     if in_two and parts:
         part_rows(0)
-        got = _evaluate_in_two(m, res, part_rows, spans, imports_of, paths, tick)
+        got = _evaluate_in_two(m, res, part_rows, spans, imports_of, paths, tick, meanwhile)
     if got is None:
         got = _evaluate(m, res, part_rows, spans, imports_of, paths, tick)
     loaded.clear()
