@@ -83,12 +83,29 @@
 (call function: (attribute object: [(identifier) (attribute)] @bind.target
                           attribute: (identifier) @_m (#any-of? @_m "append" "appendleft" "add" "insert" "setdefault"))
   arguments: (argument_list (_) @bind.value .)) @bind.element
+; `d.setdefault(k, []).append(f)` / `d[k].append(f)`: `f` is an element of an element of
+; `d` (kind `nest`: hook registries such as flask's `before_request_funcs`)
+(call function: (attribute object: (call function: (attribute object: [(identifier) (attribute)] @bind.target
+                                                               attribute: (identifier) @_s (#eq? @_s "setdefault")))
+                          attribute: (identifier) @_m (#any-of? @_m "append" "appendleft" "add" "insert"))
+  arguments: (argument_list (_) @bind.value .)) @bind.nest
+(call function: (attribute object: (subscript value: [(identifier) (attribute)] @bind.target)
+                          attribute: (identifier) @_m (#any-of? @_m "append" "appendleft" "add" "insert"))
+  arguments: (argument_list (_) @bind.value .)) @bind.nest
+; `heapq.heappush(heap, item)` (also `heappushpop`, `heapreplace`): `item` is an element of
+; `heap` (`sched` and `asyncio`'s timers)
+(call function: [(identifier) @_f (attribute attribute: (identifier) @_f)]
+  (#any-of? @_f "heappush" "heappushpop" "heapreplace")
+  arguments: (argument_list . [(identifier) (attribute)] @bind.target . (_) @bind.value .)) @bind.element
 ; `xs.extend(v)`: the elements of `v` are elements of `xs`
 (call function: (attribute object: [(identifier) (attribute)] @bind.target
                           attribute: (identifier) @_m (#any-of? @_m "extend" "extendleft"))
   arguments: (argument_list . (_) @bind.value .)) @bind.extend
 (named_expression name: (identifier) @bind.target value: (_) @bind.value) @bind.assign
 (return_statement (_) @bind.value) @bind.return
+; a bare `raise NotImplementedError` (no call): the scope is a template method's step
+; (`Python.abstract_method`)
+(raise_statement (identifier) @bind.value (#eq? @bind.value "NotImplementedError")) @bind.raise
 (yield (_) @bind.value) @bind.yield
 (lambda body: (_) @bind.value @bind.return)
 (for_statement left: (identifier) @bind.target right: (_) @bind.value) @bind.iter
@@ -106,12 +123,18 @@
                                   alias: (as_pattern_target (identifier) @bind.target))) @bind.declare
 (except_clause value: (as_pattern (tuple [(identifier) (attribute)] @bind.value)
                                   alias: (as_pattern_target (identifier) @bind.target))) @bind.declare
-; arguments that are names, attributes, lambdas, calls or subscripts (a pattern per type)
+; call arguments that are names, attributes, lambdas, calls or subscripts (a pattern per type);
+; list and tuple literals too when their first item is a name, an attribute, a lambda or a call
+; (`Suite([check_a, check_b])`, as `unittest.TestSuite(tests)` is made; not `["a", "b"]`)
 (call function: (_) @bind.target arguments: (argument_list (identifier) @bind.value)) @bind.arg
 (call function: (_) @bind.target arguments: (argument_list (attribute) @bind.value)) @bind.arg
 (call function: (_) @bind.target arguments: (argument_list (lambda) @bind.value)) @bind.arg
 (call function: (_) @bind.target arguments: (argument_list (call) @bind.value)) @bind.arg
 (call function: (_) @bind.target arguments: (argument_list (subscript) @bind.value)) @bind.arg
+(call function: (_) @bind.target
+  arguments: (argument_list (list . [(identifier) (attribute) (lambda) (call)]) @bind.value)) @bind.arg
+(call function: (_) @bind.target
+  arguments: (argument_list (tuple . [(identifier) (attribute) (lambda) (call)]) @bind.value)) @bind.arg
 (call function: (_) @bind.target
   arguments: (argument_list (keyword_argument name: (identifier) @bind.key value: (identifier) @bind.value))) @bind.arg
 (call function: (_) @bind.target
@@ -122,4 +145,12 @@
   arguments: (argument_list (keyword_argument name: (identifier) @bind.key value: (call) @bind.value))) @bind.arg
 (call function: (_) @bind.target
   arguments: (argument_list (keyword_argument name: (identifier) @bind.key value: (subscript) @bind.value))) @bind.arg
+(call function: (_) @bind.target
+  arguments: (argument_list (keyword_argument name: (identifier) @bind.key
+                                              value: [(list . [(identifier) (attribute) (lambda) (call)])
+                                                      (tuple . [(identifier) (attribute) (lambda) (call)])] @bind.value))) @bind.arg
+; `f(**{"cb": g})`, `f(**opts)`: an argument row with the slot `**` (`Flows._arg_flows`
+; reads the key of the parameter it looks for)
+(call function: (_) @bind.target
+  arguments: (argument_list (dictionary_splat "**" @bind.key [(identifier) (attribute) (dictionary) (call)] @bind.value))) @bind.arg
 (assignment left: (pattern_list (identifier) @bind.target) right: (_) @bind.value) @bind.unpack

@@ -132,6 +132,13 @@ class Bindings:
                 if not name:
                     continue
                 into = elements[scope]
+            elif kind == "nest":              # `d.setdefault(k, []).append(f)`
+                if not name:
+                    continue
+                # `d` holds a container, "d[]", which holds `f` (`Resolver.binding_values`)
+                elements[scope].setdefault(name + "[]", []).append(
+                    (scope, "element", name + "[]", value, vtype, vid, line))
+                into = elements[scope]
             elif kind in ("unpack", "iter_unpack"):
                 if not name:
                     continue

@@ -172,6 +172,8 @@ class Resolver(Members, Flows):
                 return frozenset({(LITERAL, scope, "(" + text + ")")}), "inferred"
             return EMPTY, "unresolved"
         steps, new = parsed
+        if len(steps) == 1 and steps[0][0] == "paren" and steps[0][1].rstrip().endswith(","):
+            return frozenset({(LITERAL, scope, text)}), "inferred"     # `(f,)`: a tuple
         return self.eval_chain(scope, steps, new, depth, callee)
 
     def eval_chain(self, scope: int, steps: tuple, new: bool = False, depth: int = 0,
@@ -223,8 +225,12 @@ class Resolver(Members, Flows):
                 recv = None
             elif kind == "index":
                 recv = None
-                for v in ordered(vals):
-                    nv |= self.elements_of(v, depth)
+                ix = step[1].strip()
+                if "?" not in ix and (ix[:1] == ":" or ix[-1:] == ":" or len(split_top(ix, (":",))) > 1):
+                    nv = set(vals)    # a slice, `xs[::-1]`: the container, not an element
+                else:
+                    for v in ordered(vals):
+                        nv |= self.elements_of(v, depth)
                 if how not in ("builtin", "external"):
                     how = "inferred"
             vals = frozenset(nv)
@@ -330,6 +336,8 @@ class Resolver(Members, Flows):
         scope, kind, name, value, vtype, vid, line = row
         if vid is not None:
             return {(SYM, vid)}
+        if kind == "nest":                    # `d.setdefault(k, []).append(f)`: a list of f
+            return {(CONTAINER, scope, name + "[]")}
         if kind in ("iter", "extend"):       # `for x in v`, `xs.extend(v)`: the elements of v
             vals, _ = self.eval_text(scope, value, depth=depth + 1)
             out = set()

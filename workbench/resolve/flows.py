@@ -16,7 +16,7 @@ through `self`; this module imports neither the evaluator nor any language modul
 """
 from __future__ import annotations
 
-from .exprs import literal_items
+from .exprs import literal_items, literal_pairs, split_top
 from .kinds import CLASS_KINDS, FUNCTION_KINDS
 from .values import (ARGS, BOUND, BUILTIN, BUILTIN_INST, CONTAINER, CONTAINER_CALL, ELEMENTS,
                      EMPTY, EXT, INST, LITERAL, MODULE, SYM, Param, declared_type, ordered)
@@ -315,8 +315,13 @@ class Flows:
         for row in rows:
             scope, _, name, value, vtype, vid, _line = row
             callee, _, slot = name.rpartition("#")
+            splat = slot == "**"          # `f(**{"cb": g})`, `f(**opts)`
             if slot.isdigit():
                 pos = int(slot)
+            elif splat:
+                if rest or p.kind not in ("pos", "kwonly"):
+                    continue
+                pos = None
             else:
                 if slot != p.name or rest:
                     continue
@@ -340,6 +345,35 @@ class Flows:
                     continue
                 if deco:
                     out.add((SYM, vid))
+                elif splat:
+                    out |= self._splat_values(scope, value, p.name, depth + 1)
                 else:
                     out |= self.binding_values(row, depth + 1)
+        return out
+
+    def _splat_values(self, scope: int, text: str, key: str, depth: int) -> set:
+        """The value under `key` of the dict `text` unpacked with `**` in `scope`: a dict
+        literal (`**{"cb": g}`, or a name assigned one), or a local name assigned
+        `dict(cb=g)` (`opts = dict(...)` then `f(**opts)`)."""
+        m = self.m
+        out: set = set()
+        texts = [text]
+        if text.isidentifier():
+            if m.lazy:                    # incremental runs load bindings per file
+                m.ensure_bindings(m.path.get(scope))
+            self.memo.read(scope)
+            texts += [r[3] for r in m.binds.get(scope, _NO).get(text, ())
+                      if r[1] == "assign" and (r[3] or "").startswith("dict(")]
+        for t in texts:
+            if t.startswith("dict(") and t.endswith(")"):
+                for part in split_top(t[5:-1], (",",)):
+                    kv = split_top(part, ("=",))
+                    if len(kv) == 2 and kv[0].strip() == key:
+                        out |= self.eval_text(scope, kv[1].strip(), depth=depth + 1)[0]
+                continue
+            for v in ordered(self.eval_text(scope, t, depth=depth + 1)[0]):
+                if v[0] == LITERAL:
+                    for k, val in literal_pairs(v[2]) or ():
+                        if k == key:
+                            out |= self.eval_text(v[1], val, depth=depth + 1)[0]
         return out

@@ -21,6 +21,10 @@ from collections import defaultdict
 from .. import store
 from .columns import cols
 
+#: bindings kinds `Bindings._add_rows` puts in no index (`raise`: `Python.abstract_method`
+#: reads them from the table)
+_UNGROUPED = frozenset({"raise"})
+
 
 class LazyBindings:
     """Bindings per file and argument rows per callee, as evaluation reaches them: methods
@@ -165,14 +169,16 @@ class LazyBindings:
         ~4,000), and grouping is most of a prefetch's Python time. A scope's rows, and
         their order, are those `_add_path_rows` would group."""
         import numpy as np
-        srcs = c["src_id"]
+        srcs, kinds = c["src_id"], c["kind"]
         pos = np.arange(len(srcs), dtype=np.int64) if rows is None else np.asarray(rows, dtype=np.int64)
         if not len(pos):
             return
         if not isinstance(self.binds, _Deferred):
             self._defer_tables()
-        # each distinct symbol's scope once, then the rows grouped by scope in a stable sort
-        ids = np.array([srcs[i] if srcs[i] is not None else -1 for i in pos.tolist()], dtype=np.int64)
+        # each distinct symbol's scope once, then the rows grouped by scope in a stable sort;
+        # rows no index holds (`raise`, read from the table by the language) are not held back
+        ids = np.array([srcs[i] if srcs[i] is not None and kinds[i] not in _UNGROUPED else -1
+                        for i in pos.tolist()], dtype=np.int64)
         uniq, inverse = np.unique(ids, return_inverse=True)
         ns = self.ns
         scopes = np.array([-1 if s is None else s for s in

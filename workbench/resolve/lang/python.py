@@ -92,6 +92,9 @@ _CONSTANTS = ("None", "True", "False", "NotImplemented", "Ellipsis", "__debug__"
 # builtins whose call returns (something made of) their first argument
 _PASS_FIRST = ("staticmethod", "classmethod", "property", "iter", "reversed", "sorted",
                "list", "tuple", "set", "frozenset", "next")
+# `heapq` functions returning an element of their first argument, a heap (what
+# `heappush` put in it: the element rows of python.scm)
+_HEAP_TAKES = frozenset({"heapq.heappop", "heapq.heapreplace", "heapq.heappushpop"})
 _PY_DEF = re.compile(r"^\s*(?:async\s+)?def\s+[\w$]+\s*(?:\[[^\]]*\])?\s*\(")
 
 
@@ -523,6 +526,12 @@ class Python(Language):
         return out
 
     def call_external(self, ev, name, args, scope, depth):
+        if name in _HEAP_TAKES:            # `heapq.heappop(heap)`: an element of `heap`
+            a = first_arg(args)
+            out: set = set()
+            for x in ordered(ev.eval_text(scope, a, depth=depth + 1)[0] if a else ()):
+                out |= ev.elements_of(x, depth + 1)
+            return out
         if name in ("functools.partial", "functools.wraps"):
             a = first_arg(args)
             if a and name == "functools.partial":
@@ -536,9 +545,10 @@ class Python(Language):
 
     def abstract_method(self, ev, fn):
         """`@abstractmethod` ("abstract": `abc` refuses to instantiate a class that has
-        not overridden it), or a method calling `NotImplementedError(...)` ("raises", as
-        `logging.Handler.emit` does; a bare `raise NotImplementedError` is no call the
-        index holds, so it does not count)."""
+        not overridden it), or a method raising `NotImplementedError` ("raises"), called
+        (`raise NotImplementedError(...)`, as `logging.Handler.emit` does) or bare
+        (`raise NotImplementedError`, as `socketserver.BaseServer.get_request`: a
+        `raise` row of the bindings)."""
         m = ev.m
         if any("abstractmethod" in d for d in m.decos.get(fn, ())):
             return "abstract"
@@ -546,12 +556,15 @@ class Python(Language):
 
     @staticmethod
     def _not_implemented(m) -> frozenset:
-        """The symbols calling `NotImplementedError(...)`, read once per model (a refresh
-        starts `m.ext` empty: read again)."""
+        """The symbols calling `NotImplementedError(...)` or raising it bare, read once
+        per model (a refresh starts `m.ext` empty: read again)."""
         got = m.ext.get("python.not_implemented")
         if got is None:
-            rows = m.con.execute("""SELECT DISTINCT src_id FROM edges
-                                    WHERE kind = 'calls' AND dst_name = 'NotImplementedError'""").fetchall()
+            rows = m.con.execute("""SELECT src_id FROM edges
+                                    WHERE kind = 'calls' AND dst_name = 'NotImplementedError'
+                                    UNION
+                                    SELECT src_id FROM bindings
+                                    WHERE kind = 'raise' AND value = 'NotImplementedError'""").fetchall()
             got = m.ext["python.not_implemented"] = frozenset(r[0] for r in rows)
         return got
 
