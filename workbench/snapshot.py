@@ -20,7 +20,8 @@ a process that has the file open - even read-only - stops any writer. An index r
 4. when nobody reads it and the run is short (the indexer: at most 32 files changed),
    writes in place (one transaction; the usual edit loop pays no copy), holding an
    exclusive ``flock``: a `Workbench` opening meanwhile waits for the run to finish,
-   saying so.
+   saying so. Its committed write-ahead log, when small, is left for the next open to
+   replay instead of being checkpointed at close (`_close_in_place`).
 
 A first index always builds a new file and renames it into place, so a first run that
 fails or is killed leaves no database; a later run that fails or is killed (``kill -9``)
@@ -235,6 +236,32 @@ def _fsync_dir(path: str) -> None:
         os.close(fd)
 
 
+#: an in-place run whose write-ahead log is at most this big leaves it for the next open
+#: to replay instead of checkpointing it at close (`_close_in_place`)
+WAL_KEEP_MAX = 1 << 20
+
+
+def _close_in_place(con, db: str) -> None:
+    """Close the connection of a finished in-place run. A run that changed a few files
+    committed a small write-ahead log (the standard library, one file: ~0.1 MB); DuckDB's
+    checkpoint at close would write it into the database file and sync that file three
+    times (tens of milliseconds of disk waits on a busy machine, a tenth of a one-file
+    re-index). Its commit is durable already, so the log is left for whoever opens the
+    database next to replay (a few milliseconds; DuckDB replays it for read-only
+    connections too, in memory). A log above `WAL_KEEP_MAX` - grown over many runs, or one
+    long run - is checkpointed as before, so replaying stays cheap."""
+    try:
+        small = os.path.getsize(db + ".wal") <= WAL_KEEP_MAX
+    except OSError:                     # no log: nothing to checkpoint
+        small = False
+    if small:
+        try:
+            con.execute("PRAGMA disable_checkpoint_on_shutdown").fetchall()
+        except duckdb.Error:
+            pass
+    con.close()
+
+
 _PRIVATE: dict[int, object] = {}    # id -> connection: writing a file nobody else can open yet
 
 
@@ -278,11 +305,13 @@ def write_index(db: str, wait: float = DEFAULT_WAIT, say=_say_default, in_place=
                 if con is not None:
                     try:
                         yield con
-                    finally:
+                    except BaseException:
                         con.close()
+                        raise
+                    _close_in_place(con, db)
                     return
                 _copy_from(fd, tmp)
-                if os.path.exists(db + ".wal"):     # committed work a crashed writer left
+                if os.path.exists(db + ".wal"):     # committed work not yet checkpointed
                     with open(db + ".wal", "rb") as src, open(tmp + ".wal", "wb") as dst:
                         dst.write(src.read())
             con = store.connect(tmp)
