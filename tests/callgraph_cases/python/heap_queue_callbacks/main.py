@@ -2,7 +2,7 @@
 # callback and its arguments is pushed on a heap (`heapq.heappush(self._queue, event)` in
 # scheduler.enterabs, `heapq.heappush(self._scheduled, (when, id(timer), timer))` in call_at), taken back
 # with `heapq.heappop` in run() / _run_once, and its callback called with the arguments
-# (`action(*argument)`; the loop's TimerHandle runs through its _run method). The loop
+# (`action(*argument, **kwargs)`; the loop's TimerHandle runs through its _run method). The loop
 # here keeps (when, id, timer) entries where asyncio's TimerHandle orders itself by __lt__.
 import heapq
 from heapq import heappop, heappush
@@ -34,16 +34,23 @@ class Loop:
 
 
 class Scheduler:
+    """Events ordered by (time, sequence) as sched.scheduler orders its Event tuples."""
+
     def __init__(self):
         self._queue = []
+        self._sequence = 0
 
-    def enter(self, priority, action, argument=()):
-        heapq.heappush(self._queue, (priority, id(action), action, argument))
+    def enterabs(self, time, action, argument=(), kwargs=None):
+        self._sequence += 1
+        event = (time, self._sequence, action, argument, kwargs or {})
+        heapq.heappush(self._queue, event)
+        return event
 
     def run(self):
-        while self._queue:
-            _, _, action, argument = heapq.heappop(self._queue)
-            action(*argument)
+        queue = self._queue
+        while queue:
+            time, sequence, action, argument, kwargs = heapq.heappop(queue)
+            action(*argument, **kwargs)
 
 
 def tick(n):
@@ -60,8 +67,8 @@ def wake():
 
 def main():
     s = Scheduler()
-    s.enter(2, tock, (2, 3))
-    s.enter(1, tick, (1,))
+    s.enterabs(2, tock, (2,), {"m": 3})
+    s.enterabs(1, tick, (1,))
     s.run()
     loop = Loop()
     loop.call_at(2.0, wake)
