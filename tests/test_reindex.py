@@ -97,6 +97,12 @@ def test_interrupted_reindex_keeps_previous_state(sample_copy, tmp_path, monkeyp
     before = snapshot(db)
     (repo / "shop" / "models.py").write_text("def replaced():\n    pass\n")
     os.remove(repo / "shop" / "cli.py")
+    index_interrupted_mid_write(repo, db, monkeypatch)
+    assert snapshot(db) == before
+
+
+def index_interrupted_mid_write(repo, db: str, monkeypatch) -> None:
+    """Index with the first table write raising KeyboardInterrupt; check that it propagates."""
     from workbench import store
 
     def boom(*a, **k):
@@ -109,7 +115,6 @@ def test_interrupted_reindex_keeps_previous_state(sample_copy, tmp_path, monkeyp
     else:
         raise AssertionError("the interruption did not propagate")
     monkeypatch.undo()
-    assert snapshot(db) == before
 
 
 def test_index_without_resolution_unbinds_edges_into_changed_files(sample_copy, tmp_path):

@@ -7,7 +7,7 @@ import os
 
 import duckdb
 
-from test_reindex import snapshot
+from test_reindex import index_interrupted_mid_write, snapshot
 from workbench import snapshot as snap
 from workbench.indexer import index
 
@@ -24,6 +24,17 @@ def _fresh(repo, tmp_path, name: str) -> dict:
     index(repo, db, jobs=1, progress=False)
     assert not os.path.exists(db + ".wal")      # a first index is a new file, checkpointed
     return snapshot(db)
+
+
+def _with_kept_log(sample_copy, tmp_path):
+    """pyshop indexed, one file edited and indexed again in place: a small log is kept."""
+    repo = sample_copy("pyshop")
+    db = str(tmp_path / "x.duckdb")
+    index(repo, db, jobs=1, progress=False)
+    _edit(repo, 0)
+    index(repo, db, jobs=1, progress=False)
+    assert os.path.exists(db + ".wal")
+    return repo, db
 
 
 def test_in_place_run_keeps_a_small_log_and_the_database_reads_back_whole(sample_copy, tmp_path):
@@ -64,12 +75,7 @@ def test_a_log_over_the_limit_is_checkpointed_at_close(sample_copy, tmp_path, mo
 def test_a_snapshot_run_takes_the_kept_log_along(sample_copy, tmp_path):
     """A reader present: the next run copies the database and its log into a snapshot,
     writes there and swaps it in, checkpointed - the log's rows are in the new file."""
-    repo = sample_copy("pyshop")
-    db = str(tmp_path / "x.duckdb")
-    index(repo, db, jobs=1, progress=False)
-    _edit(repo, 0)
-    index(repo, db, jobs=1, progress=False)
-    assert os.path.exists(db + ".wal")
+    repo, db = _with_kept_log(sample_copy, tmp_path)
     fd = snap.hold_reader(db)                           # a Workbench reading: not in place
     try:
         _edit(repo, 1)
@@ -81,24 +87,8 @@ def test_a_snapshot_run_takes_the_kept_log_along(sample_copy, tmp_path):
 
 
 def test_a_failed_run_after_a_kept_log_leaves_the_committed_state(sample_copy, tmp_path, monkeypatch):
-    repo = sample_copy("pyshop")
-    db = str(tmp_path / "x.duckdb")
-    index(repo, db, jobs=1, progress=False)
-    _edit(repo, 0)
-    index(repo, db, jobs=1, progress=False)
-    assert os.path.exists(db + ".wal")
+    repo, db = _with_kept_log(sample_copy, tmp_path)
     before = snapshot(db)
     _edit(repo, 1)
-    from workbench import store
-
-    def boom(*a, **k):
-        raise KeyboardInterrupt("interrupted mid-write")
-    monkeypatch.setattr(store, "insert_columns", boom)
-    try:
-        index(repo, db, jobs=1, progress=False)
-    except KeyboardInterrupt:
-        pass
-    else:
-        raise AssertionError("the interruption did not propagate")
-    monkeypatch.undo()
+    index_interrupted_mid_write(repo, db, monkeypatch)
     assert snapshot(db) == before
