@@ -28,16 +28,18 @@ class Cmd:
 
     def onecmd(self, line):
         cmd, arg, line = self.parseline(line)
-        if not cmd:
-            return self.default(line)
-        try:
-            func = getattr(self, "do_" + cmd)
-        except AttributeError:
-            return self.default(line)
-        return func(arg)
+        self.lastcmd = line
+        if cmd:
+            try:
+                handler = getattr(self, "do_" + cmd)
+            except AttributeError:
+                handler = None
+            if handler is not None:
+                return handler(arg)
+        return self.default(line)
 
     def default(self, line):
-        return "unknown: " + line
+        return "*** Unknown syntax: " + line
 
     def do_help(self, arg):
         return "help " + arg
