@@ -45,7 +45,8 @@ def measure(root: str, runs: int) -> dict:
     """Minimum over `runs` of: raw parse, extraction, and (C/C++) extraction without repair."""
     from tree_sitter import Parser
 
-    from workbench.extract import compiled, extract_file
+    from workbench.compiled_queries import compiled
+    from workbench.extract import extract_file
     from workbench.languages import grammar
     files = _files(root)
     for _, _, spec in files:

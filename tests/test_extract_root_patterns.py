@@ -1,5 +1,5 @@
 """The patterns written under a grammar's root node (`(module (assignment ...))`) run as a
-query of their own from the root at start depth 0 (`extract._Compiled._split_top`); the
+query of their own from the root at start depth 0 (`compiled_queries._Compiled._split_top`); the
 rows must be those of the one query holding every pattern, row for row and in order."""
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from tree_sitter import Query
 
-from workbench import extract
-from workbench.extract import compiled, extract_file
+from workbench import compiled_queries
+from workbench.compiled_queries import compiled
+from workbench.extract import extract_file
 from workbench.languages import SPECS, detect, grammar, refine
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,9 +61,9 @@ SNIPPETS = {
 _UNSPLIT: dict = {}
 
 
-def _unsplit(spec) -> extract._Compiled:
+def _unsplit(spec) -> compiled_queries._Compiled:
     """The compiled queries of `spec` as one query: every pattern in the main query.
-    Compiled once and kept for the session, as extract.py keeps its own (freeing some
+    Compiled once and kept for the session, as compiled_queries.py keeps its own (freeing some
     compiled queries and parsers, then compiling another, has crashed the process)."""
     one = _UNSPLIT.get(spec.name)
     if one is None:
@@ -76,7 +77,7 @@ def _unsplit(spec) -> extract._Compiled:
 def _both(monkeypatch, path: str, data: bytes, spec):
     split = extract_file(path, data, spec)
     with monkeypatch.context() as m:
-        m.setitem(extract._COMPILED, spec.name, _unsplit(spec))
+        m.setitem(compiled_queries._COMPILED, spec.name, _unsplit(spec))
         one = extract_file(path, data, spec)
     return split, one
 

@@ -151,8 +151,8 @@ def test_is_private_names_only_new_files_and_snapshots(tmp_path):
 def test_the_pool_run_leaves_this_process_the_main_languages_queries(tmp_path, monkeypatch):
     """A run that parses in parser processes compiles, meanwhile, the queries of its most
     common languages in this process: the next incremental run parses here."""
-    from workbench import extract, indexer
-    monkeypatch.setattr(extract, "_COMPILED", {})
+    from workbench import compiled_queries, indexer
+    monkeypatch.setattr(compiled_queries, "_COMPILED", {})
     root = tmp_path / "repo"
     root.mkdir()
     for i in range(indexer.POOL_MIN_FILES + 8):
@@ -162,26 +162,26 @@ def test_the_pool_run_leaves_this_process_the_main_languages_queries(tmp_path, m
     (root / "one.rb").write_text("def r\n  1\nend\n")
     monkeypatch.setattr(indexer, "WARM_LANGUAGES", 2)
     index(root, str(tmp_path / "db.duckdb"), jobs=2, progress=False, resolve=False)
-    assert set(extract._COMPILED) == {"python", "go"}      # the two with most files
+    assert set(compiled_queries._COMPILED) == {"python", "go"}      # the two with most files
 
 
 def test_warm_queries_skip_skipped_and_unknown_files(monkeypatch):
-    from workbench import extract, indexer
+    from workbench import compiled_queries, indexer
     from workbench.scan import ScanEntry
-    monkeypatch.setattr(extract, "_COMPILED", {})
+    monkeypatch.setattr(compiled_queries, "_COMPILED", {})
     parts = [[(ScanEntry("a.py", "/x/a.py", 1, 0.0, "too large"), None),
               (ScanEntry("b.unknownext", "/x/b.unknownext", 1, 0.0), None),
               (ScanEntry("c.rs", "/x/c.rs", 1, 0.0), None)]]
     indexer._warm_queries(parts)
-    assert set(extract._COMPILED) == {"rust"}
+    assert set(compiled_queries._COMPILED) == {"rust"}
 
 
 def test_warm_queries_leave_rare_languages_alone(monkeypatch):
     """A language with a few files among many (four D files in the standard library) is
     not worth compiling in every full run."""
-    from workbench import extract, indexer
+    from workbench import compiled_queries, indexer
     from workbench.scan import ScanEntry
-    monkeypatch.setattr(extract, "_COMPILED", {})
+    monkeypatch.setattr(compiled_queries, "_COMPILED", {})
     files = [f"m{i}.py" for i in range(60)] + ["a.go", "b.go", "c.go", "x.rs"]
     indexer._warm_queries([[(ScanEntry(f, "/x/" + f, 1, 0.0), None) for f in files]])
-    assert set(extract._COMPILED) == {"python"}
+    assert set(compiled_queries._COMPILED) == {"python"}

@@ -8,7 +8,8 @@ import time
 from dataclasses import dataclass, field
 
 from . import store
-from .extract import FileRows, compiled, extract_file
+from .compiled_queries import compiled
+from .extract import FileRows, extract_file
 from .gcpause import gc_paused, release_unused_memory
 from .languages import SPECS, detect, module_path, refine
 from .locations import default_db

@@ -22,7 +22,8 @@ import hashlib
 from bisect import bisect_left
 from dataclasses import dataclass, field
 
-from ..extract import compiled, extract_file
+from ..compiled_queries import compiled
+from ..extract import extract_file
 from ..languages import LanguageSpec
 from ..vocab import ANONYMOUS_KINDS, MEMBER_KINDS
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 
-from ..extract import compiled
+from ..compiled_queries import compiled
 from ..languages import SPECS
 from .outline import FileData, Sym, _md_label, lines_label
 from .rules import Rules
