@@ -15,7 +15,8 @@ entered the cycle, or how deep it was, so they are kept apart:
   (the same value, by the above), so memory stays bounded on a large repository while
   results in use (files are resolved in path order: mostly those of nearby files) stay;
 * any other result is memoised only for the current *unit* (`begin_unit`): the
-  resolver's unit is one file.
+  resolver's unit is one file. (`Resolver.resolve_call` keeps a call's answer there too,
+  under `("call", scope, text)`, for the calls written alike after it in the unit.)
 
 So the edges of a file get the same values whether every file is resolved or only that
 one (an incremental run), and in whatever order the files are taken: a clean result is
@@ -133,7 +134,8 @@ class Memo:
 
         `depth` is the nesting depth the call is made at (None: the evaluation starts
         again at depth 0); with `limited`, beyond `max_depth` the key counts as `empty`,
-        which is also its value in a cycle."""
+        which is also its value in a cycle. (`Resolver.eval_text` takes its local and
+        clean hits itself, as here, without this call.)"""
         frames = self.frames
         got = self.local.get(key)
         if got is not None:
