@@ -64,6 +64,9 @@ class Resolver(Members, Flows):
         # `rules(fam)`: the `Language` rules of a family; called millions of times, so the
         # dict's own lookup (no Python frame)
         self.rules = _RulesOf().__getitem__
+        # container value -> (`Memo.stores`, stack height) where its elements are being
+        # evaluated beyond the depth limit (`Flows.elements_of`: an endless recursion)
+        self._deep_elements: dict[tuple, tuple[int, int]] = {}
 
     # ------------------------------------------------------------ public
     def callee_text(self, src_id: int, text: str, line: int | None) -> str:
@@ -97,14 +100,24 @@ class Resolver(Members, Flows):
         if m.lazy:                    # incremental runs load bindings per file
             m.ensure_bindings(m.path.get(scope))
         text = self._callee_text(scope, text, line)
+        # a call written alike in the same scope earlier in the unit (two in five calls of
+        # the standard library): its answer, kept for the unit. Asked again, every value it
+        # was made of is memoised (the callee's for the unit, `unit_only`), so evaluating
+        # it again would give the same answer
+        memo = self.memo
+        key = ("call", scope, text)
+        got = memo.local.get(key)
+        if got is not None:
+            return list(got[0]), got[1]
         special = rules.special_call(self, scope, text)
         if special is not None:
+            memo.local[key] = (tuple(special[0]), special[1])
             return special
         vals, how = self.eval_text(scope, text, callee=True)
         # only this function asks for a callee evaluated as one, and only for the edges of
         # `scope`'s file: no later unit uses it, so it is not kept for the run (the key is
         # the one `eval_text` memoises under)
-        self.memo.unit_only((scope, text, True))
+        memo.unit_only((scope, text, True))
         targets = []
         any_sym = False
         call_target = self.call_target
@@ -125,7 +138,9 @@ class Resolver(Members, Flows):
             if parsed is not None and len(parsed[0]) > 1 and parsed[0][-1][0] == "attr":
                 rv, _ = self.eval_chain(scope, parsed[0][:-1], parsed[1], 0)
                 if any(v[0] in (SYM, INST, MODULE, SUPER) for v in rv):
+                    memo.local[key] = ((), "known-receiver")
                     return [], "known-receiver"
+        memo.local[key] = (tuple(targets), how)
         return targets, how
 
     def resolve_base(self, class_id: int, text: str) -> tuple[list, str]:
@@ -151,6 +166,25 @@ class Resolver(Members, Flows):
             if memo.frames:
                 memo.frames[-1][1] = True
             return got
+        got = memo.clean.get(key)         # the next most frequent: a clean hit, as `memo` takes it
+        if got is not None and depth + got[1] <= memo.max_depth:
+            names = got[3]
+            frames = memo.frames
+            if frames:
+                top = frames[-1]
+                if depth + got[1] > top[3]:
+                    top[3] = depth + got[1]
+                top[4] |= got[2]
+                if names:
+                    if top[5] is None:
+                        top[5] = set(names)
+                    else:
+                        top[5] |= names
+            else:
+                memo._files |= got[2]
+                if names:
+                    memo._names |= names
+            return got[0]
         return memo(key, depth, True, self._NO_VALUE, self._eval_text, scope, text, depth, callee)
 
     def _eval_text(self, scope: int, text: str, depth: int, callee: bool = False):

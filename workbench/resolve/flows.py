@@ -188,50 +188,74 @@ class Flows:
         return out
 
     def elements_of(self, v: tuple, depth: int) -> set:
-        """Values stored in container value `v` (what iterating or indexing it gives)."""
-        m = self.m
-        t = v[0]
-        if t == CONTAINER:
-            scope, name = v[1], v[2]
-            self.memo.read(scope)
-            if m.lazy:                    # incremental runs load bindings per file
-                m.ensure_bindings(m.path.get(scope))
-            if name == "<yield>":
-                out: set = set()
-                for row in m.yields.get(scope, ()):
+        """Values stored in container value `v` (what iterating or indexing it gives).
+
+        Beyond the memo's depth limit evaluation no longer depends on the depth (every
+        depth-limited key not yet memoised for the unit counts as empty, no run-wide result
+        is used): asked again for `v` from inside its own evaluation with the memo
+        unchanged (`Memo.stores`) and no key computed in between (the same stack of keys),
+        the inner evaluation repeats the outer one, and so on until Python's recursion
+        limit. That `RecursionError` is raised at once (the caller's outcome is the same,
+        without the thousand frames: `x = tuple(x)`, whose elements are its own)."""
+        deep = depth > self.memo.max_depth
+        if deep:
+            memo = self.memo
+            stamp = (memo.stores, len(memo.frames))
+            active = self._deep_elements
+            prev = active.get(v)
+            if prev == stamp:
+                raise RecursionError("the elements of a container evaluate to themselves")
+            active[v] = stamp
+        try:
+            m = self.m
+            t = v[0]
+            if t == CONTAINER:
+                scope, name = v[1], v[2]
+                self.memo.read(scope)
+                if m.lazy:                    # incremental runs load bindings per file
+                    m.ensure_bindings(m.path.get(scope))
+                if name == "<yield>":
+                    out: set = set()
+                    for row in m.yields.get(scope, ()):
+                        out |= self.binding_values(row, depth + 1)
+                    return out
+                out = set()
+                span = v[3:]
+                for row in m.elements.get(scope, _NO).get(name, ()):
+                    if span and (row[6] is None or row[6] < span[0] or (span[1] is not None and row[6] >= span[1])):
+                        continue              # put in before or after the span (`container_span`)
                     out |= self.binding_values(row, depth + 1)
                 return out
-            out = set()
-            span = v[3:]
-            for row in m.elements.get(scope, _NO).get(name, ()):
-                if span and (row[6] is None or row[6] < span[0] or (span[1] is not None and row[6] >= span[1])):
-                    continue              # put in before or after the span (`container_span`)
-                out |= self.binding_values(row, depth + 1)
-            return out
-        if t == LITERAL:
-            items = literal_items(v[2]) or ()
-            out = set()
-            for it in items:
-                out |= set(self.eval_text(v[1], it, depth=depth + 1)[0])
-            return out
-        if t == ARGS:
-            ps = self.params(v[1]) or []
-            if v[2] < len(ps):
-                return self._arg_flows(v[1], v[2], ps[v[2]], depth + 1, rest=True)
-            return set()
-        if t == ELEMENTS:
-            out = set()
-            for x in ordered(self.eval_text(v[1], v[2], depth=depth + 1)[0]):
-                out |= self.elements_of(x, depth + 1)
-            return out
-        if t == INST:
-            r = self.mro_lookup(v[1], "__iter__")
-            if r is not None and r[0] == SYM:
+            if t == LITERAL:
+                items = literal_items(v[2]) or ()
                 out = set()
-                for x in ordered(self.returns_of(r[1], depth + 1)):
+                for it in items:
+                    out |= set(self.eval_text(v[1], it, depth=depth + 1)[0])
+                return out
+            if t == ARGS:
+                ps = self.params(v[1]) or []
+                if v[2] < len(ps):
+                    return self._arg_flows(v[1], v[2], ps[v[2]], depth + 1, rest=True)
+                return set()
+            if t == ELEMENTS:
+                out = set()
+                for x in ordered(self.eval_text(v[1], v[2], depth=depth + 1)[0]):
                     out |= self.elements_of(x, depth + 1)
                 return out
-        return set()
+            if t == INST:
+                r = self.mro_lookup(v[1], "__iter__")
+                if r is not None and r[0] == SYM:
+                    out = set()
+                    for x in ordered(self.returns_of(r[1], depth + 1)):
+                        out |= self.elements_of(x, depth + 1)
+                    return out
+            return set()
+        finally:
+            if deep:
+                if prev is None:
+                    del active[v]
+                else:
+                    active[v] = prev
 
     # ------------------------------------------------------------ parameters
     def params(self, fn: int) -> list[Param] | None:

@@ -15,7 +15,8 @@ entered the cycle, or how deep it was, so they are kept apart:
   (the same value, by the above), so memory stays bounded on a large repository while
   results in use (files are resolved in path order: mostly those of nearby files) stay;
 * any other result is memoised only for the current *unit* (`begin_unit`): the
-  resolver's unit is one file.
+  resolver's unit is one file. (`Resolver.resolve_call` keeps a call's answer there too,
+  under `("call", scope, text)`, for the calls written alike after it in the unit.)
 
 So the edges of a file get the same values whether every file is resolved or only that
 one (an incremental run), and in whatever order the files are taken: a clean result is
@@ -35,7 +36,7 @@ class Memo:
     """Results by key, the stack of keys being computed, and the current unit's reads."""
 
     __slots__ = ("clean", "old", "max_clean", "local", "max_depth", "bit_of", "_pos", "frames", "_files",
-                 "_names", "_shared")
+                 "_names", "_shared", "stores")
 
     #: clean results kept per generation: ~200 bytes each plus their values. The standard
     #: library makes ~100,000 clean results; with 30,000 a full run evaluates 4% more
@@ -58,11 +59,16 @@ class Memo:
         # one object per distinct file set (a bit set over every file: ~280 bytes on the
         # standard library) and name set kept by clean results: few distinct ones, ~300,000 results
         self._shared: dict = {}
+        # changes of what a lookup finds (a result kept, moved or dropped): two moments
+        # with the same count and the same stack of keys being computed see the same memo
+        # (`Flows.elements_of` tells an endless recursion by it)
+        self.stores = 0
 
     # ---------------------------------------------------------------- units and reads
     def begin_unit(self) -> None:
         """Forget the results that depend on the order of evaluation (a new file)."""
         self.local.clear()
+        self.stores += 1
         self._files = 0
         self._names = set()
 
@@ -110,6 +116,7 @@ class Memo:
         there is the same as the clean hit it replaces: nothing is on the stack to taint,
         and its reads are already the unit's."""
         if not self.frames:
+            self.stores += 1
             got = self.clean.pop(key, None)
             if got is None:
                 got = self.old.pop(key, None)
@@ -119,6 +126,7 @@ class Memo:
     def clear(self) -> None:
         """Forget every result (evaluation is over: the memory, for what follows)."""
         self.clean, self.old, self.local, self._shared = {}, {}, {}, {}
+        self.stores += 1
 
     # ---------------------------------------------------------------- evaluation
     def __call__(self, key, depth: int | None, limited: bool, empty, fn, *args):
@@ -126,7 +134,8 @@ class Memo:
 
         `depth` is the nesting depth the call is made at (None: the evaluation starts
         again at depth 0); with `limited`, beyond `max_depth` the key counts as `empty`,
-        which is also its value in a cycle."""
+        which is also its value in a cycle. (`Resolver.eval_text` takes its local and
+        clean hits itself, as here, without this call.)"""
         frames = self.frames
         got = self.local.get(key)
         if got is not None:
@@ -188,6 +197,7 @@ class Memo:
             if depth is not None and deepest > parent[3]:
                 parent[3] = deepest
         self._merge(files, names)
+        self.stores += 1
         if low < pos or tainted or cut_here:
             self.local[key] = res
         else:
@@ -201,6 +211,7 @@ class Memo:
         return res
 
     def _keep(self, key, entry) -> None:
+        self.stores += 1
         clean = self.clean
         clean[key] = entry
         if len(clean) >= self.max_clean:  # a new generation: the old one is dropped
