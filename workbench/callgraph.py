@@ -212,8 +212,8 @@ def export(con, entry_paths: list[str]) -> dict[str, list[str]]:
             text = dec.lstrip("@").strip()
             if not text.endswith(")"):
                 continue                 # `@d` is already the call edge to `d`
-            vals, _ = res.eval_text(scope, text)
             fam = m.family(sid)
+            vals = rules_of(fam).decorator_values(res, scope, text, 0)
             _add(graph, names(caller), [_target_name(m, names, res.call_target(v, fam), rules_of(fam))
                                         for v in vals])
     return {k: sorted(set(v)) for k, v in sorted(graph.items())}
