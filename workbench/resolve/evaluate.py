@@ -17,6 +17,10 @@ here) and import nothing of this module or of any language module.
 
 `export=True` switches on the call-graph export's semantics: a decorated function's
 name evaluates to what its decorators return (the wrapper), not to the function.
+
+A module-level name whose value is a literal or a builtin type's instance also holds what
+the module's functions put in it by subscript or `append` without binding the name
+themselves (`filled_inside`: a registry filled by a `register` decorator).
 """
 from __future__ import annotations
 
