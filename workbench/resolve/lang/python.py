@@ -476,6 +476,10 @@ class Python(Language):
         call = _last_call(text)
         if call is None:
             return ev.eval_text(scope, text, depth=depth + 1)[0]
+        return ev.memo(("deco", scope, text), depth + 1, True, frozenset(), self._decorator_call,
+                       ev, scope, call, depth + 1)
+
+    def _decorator_call(self, ev, scope, call, depth):
         callee, args = call
         m = ev.m
         out: set = set()
@@ -486,7 +490,7 @@ class Python(Language):
                     out |= self._returns_with(ev, f[1], bound, depth + 1)
                     continue
             out |= ev.call_result(f, args, scope, depth + 1)
-        return out
+        return frozenset(out)
 
     def _bind_call(self, ev, f, args, scope, depth, given=None):
         """Parameter name -> values for a call of function value `f` with `args` written
