@@ -16,8 +16,10 @@ the same resolver the database uses, with the export's own rules on top:
 * a name resolves to its definition through imports and re-export chains; instantiating
   an in-package class is an edge to the ``__init__`` it gets along the MRO (none when no
   class in the package defines one), never to the class;
-* a decorated function's name stands for what its decorators return (a wrapper), and the
-  decorator sees the function as its argument; values passed as arguments, stored in
+* a decorated function's name stands for what its decorators return (a wrapper), each
+  applied with its parameters bound to its arguments (`@d(...)`) and to what the
+  decorators below it made of the function (`Language.decorator_values`,
+  `decorator_argument`); values passed as arguments, stored in
   containers, returned or yielded flow to where they are called, as far as the code makes
   it evident;
 * a repository function handed to a builtin or C library function that calls it
@@ -212,8 +214,8 @@ def export(con, entry_paths: list[str]) -> dict[str, list[str]]:
             text = dec.lstrip("@").strip()
             if not text.endswith(")"):
                 continue                 # `@d` is already the call edge to `d`
-            vals, _ = res.eval_text(scope, text)
             fam = m.family(sid)
+            vals = rules_of(fam).decorator_values(res, scope, text, 0)
             _add(graph, names(caller), [_target_name(m, names, res.call_target(v, fam), rules_of(fam))
                                         for v in vals])
     return {k: sorted(set(v)) for k, v in sorted(graph.items())}

@@ -17,6 +17,10 @@ here) and import nothing of this module or of any language module.
 
 `export=True` switches on the call-graph export's semantics: a decorated function's
 name evaluates to what its decorators return (the wrapper), not to the function.
+
+A module-level name whose value is a literal or a builtin type's instance also holds what
+the module's functions put in it by subscript or `append` without binding the name
+themselves (`filled_inside`: a registry filled by a `register` decorator).
 """
 from __future__ import annotations
 
@@ -33,6 +37,8 @@ from .values import (BUILTIN, BUILTIN_INST, CONTAINER, EMPTY, EXT, EXT_RESULT, I
                      MODULE, SUPER, SYM, declared_type, ordered)
 
 _LITERAL_CONTAINERS = ("list", "tuple", "set", "dictionary", "array", "object")
+#: values of a module-level name whose subscripts functions may fill (`filled_inside`)
+_FILLABLE = (LITERAL, BUILTIN_INST)
 _NO: dict = {}      # the default of the model's dict-of-dicts lookups (read only: never filled)
 
 
@@ -61,6 +67,8 @@ class Resolver(Members, Flows):
         # different signatures; a tuple of names: a frozenset of a few takes 216 bytes)
         self._params: dict[int, tuple] = {}
         self._by_sig: dict[str, dict] = defaultdict(dict)
+        # module -> name -> the functions filling that module-level container (`filled_inside`)
+        self._fills: dict[int, dict] = {}
         # `rules(fam)`: the `Language` rules of a family; called millions of times, so the
         # dict's own lookup (no Python frame)
         self.rules = _RulesOf().__getitem__
@@ -288,6 +296,8 @@ class Resolver(Members, Flows):
                 if name in m.elements.get(s, _NO):
                     containers.append((CONTAINER, s, name))
                 r = self.lookup_in(s, name, depth, rules, first)
+                if r is not None and k == "module" and any(v[0] in _FILLABLE for v in r[0]):
+                    containers.extend(self.filled_inside(s, name))
                 if r is not None:
                     if containers:
                         return r[0] | frozenset(containers), r[1] if r[0] else "inferred"
@@ -356,6 +366,43 @@ class Resolver(Members, Flows):
                 return EMPTY, "unresolved"
             return None
         return frozenset(vals), how or "inferred"
+
+    def filled_inside(self, mod: int, name: str) -> list:
+        """The containers the functions of module `mod` fill under `name` without binding
+        it themselves (`REGISTRY[key] = cls` in a `register` decorator, for the module's
+        `REGISTRY = {}`): (CONTAINER, function, name) each, in the functions' order."""
+        fills = self._fills.get(mod)
+        if fills is None:
+            fills = self._fills[mod] = self._fills_of(mod)
+        return [(CONTAINER, f, name) for f in fills.get(name, ())]
+
+    def _fills_of(self, mod: int) -> dict:
+        m = self.m
+        if m.lazy:                    # incremental runs load bindings per file
+            m.ensure_bindings(m.path.get(mod))
+        fills: dict = {}
+        for f in m.symbols_in([m.path.get(mod)]):
+            if m.kind.get(f) not in FUNCTION_KINDS:
+                continue
+            els = m.elements.get(f)
+            if not els:
+                continue
+            for n in els:
+                if n.isidentifier() and self._free_in(f, n, mod):
+                    fills.setdefault(n, []).append(f)
+        return fills
+
+    def _free_in(self, f: int, name: str, mod: int) -> bool:
+        """Whether `name` in function `f` is the one of module `mod` (no scope between binds it)."""
+        m = self.m
+        s = f
+        while s is not None and s != mod:
+            if m.kind.get(s) in FUNCTION_KINDS:
+                if (name in m.binds.get(s, _NO) or name in m.children.get(s, _NO)
+                        or name in self._params_of(s)[1]):
+                    return False
+            s = m.ns(m.parent.get(s))
+        return s == mod
 
     def holds_functions(self, d: int) -> bool:
         """Whether variable `d` has functions among its children (an object literal's)."""
@@ -471,6 +518,8 @@ class Resolver(Members, Flows):
             vals |= self.binding_values(row, depth + 1)
         if name in m.elements.get(mid, _NO):
             vals.add((CONTAINER, mid, name))
+        if any(v[0] in _FILLABLE for v in vals):
+            vals.update(self.filled_inside(mid, name))
         if vals:
             return vals, False
         via = False

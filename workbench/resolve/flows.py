@@ -354,7 +354,10 @@ class Flows:
             if checked > self.param_flow_cap:
                 break
             deco = callee == "<decorator>"
-            cvals, _ = self.eval_text(scope, value if deco else callee, depth=depth + 1)
+            if deco:
+                cvals = rules.decorator_values(self, scope, value, depth)
+            else:
+                cvals, _ = self.eval_text(scope, callee, depth=depth + 1)
             for cv in ordered(cvals):
                 tgt = self.call_target(cv, m.fam.get(scope))
                 if tgt != (SYM, fn):
@@ -368,7 +371,7 @@ class Flows:
                 if pos is None and rest:
                     continue
                 if deco:
-                    out.add((SYM, vid))
+                    out |= rules.decorator_argument(self, vid, value, depth + 1)
                 elif splat:
                     out |= self._splat_values(scope, value, p.name, depth + 1)
                 else:

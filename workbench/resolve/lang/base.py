@@ -272,6 +272,16 @@ class Language:
         as `arg` binding rows."""
         return []
 
+    def decorator_values(self, ev, scope: int, text: str, depth: int):
+        """What the decorator written `text` in `scope` evaluates to: the callables its
+        application calls with the decorated definition."""
+        return ev.eval_text(scope, text, depth=depth + 1)[0]
+
+    def decorator_argument(self, ev, vid: int, text: str, depth: int) -> set:
+        """What decorator `text` of definition `vid` is handed (`vid` itself unless the
+        decorators below it made something else of it)."""
+        return {(SYM, vid)}
+
 
 _C_PARAM = re.compile(r"([A-Za-z_$][\w$.<>\[\]]*(?:\s*[*&]+)?)\s+[*&]?([A-Za-z_$][\w$]*)\s*(?:=.*)?$")
 

@@ -8,9 +8,10 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
-from ..exprs import first_arg, match_bracket, split_top, string_value
+from ..exprs import first_arg, match_bracket, parse_chain, split_top, string_value
 from ..kinds import CLASS_KINDS, FUNCTION_KINDS
-from ..values import (BOUND, BUILTIN, BUILTIN_INST, ELEMENTS, EXT, INST, LITERAL, SUPER, SYM, Param,
+from ..values import (BOUND, BUILTIN, BUILTIN_INST, CONTAINER, ELEMENTS, EXT, INST, LITERAL, SUPER, SYM,
+                      Param,
                       annotated_type, declared_type, ordered)
 from .base import Language
 
@@ -86,6 +87,20 @@ def _defined_here(ev, scope, base: str, depth: int) -> bool:
     if base.endswith((".setter", ".getter", ".deleter")) or not _repo_named(ev.m, base):
         return False
     return any(v[0] == SYM for v in ev.eval_text(scope, base, depth=depth + 1)[0])
+
+
+def _last_call(text: str) -> tuple[str, str] | None:
+    """`f(a, b)` -> ("f", "a, b"): the callee and arguments of the call a text ends
+    with, or None when it is no call (`new` and other prefixes included)."""
+    parsed = parse_chain(text)
+    if parsed is None or parsed[1] or len(parsed[0]) < 2 or parsed[0][-1][0] != "call":
+        return None
+    args = parsed[0][-1][1]
+    tail = "(" + args + ")"
+    if not text.endswith(tail):
+        return None
+    callee = text[:-len(tail)].rstrip()
+    return (callee, args) if callee else None
 
 
 _CONSTANTS = ("None", "True", "False", "NotImplemented", "Ellipsis", "__debug__")
@@ -383,28 +398,171 @@ class Python(Language):
         v = {(SYM, d)}
         if not ev.export:
             return v
-        m = ev.m
-        decos = m.decos.get(d)
-        if not decos:
+        decos = ev.m.decos.get(d)
+        return self._decorated(ev, d, decos, v, depth) if decos else v
+
+    def decorator_argument(self, ev, vid, text, depth):
+        """In the export, decorator `text` of `vid` is handed what the decorators below it
+        made of `vid` (`@logged` over `@pass_state` gets `pass_state`'s wrapper)."""
+        v = {(SYM, vid)}
+        if not ev.export:
             return v
+        decos = ev.m.decos.get(vid) or ()
+        for i, dec in enumerate(decos):
+            if dec.lstrip("@").strip() == text:
+                return self._decorated(ev, vid, decos[i + 1:], v, depth) if i + 1 < len(decos) else v
+        return v
+
+    def _decorated(self, ev, d, decos, v, depth):
+        """`v`, the value of definition `d`, with `decos` applied from the innermost out."""
+        m = ev.m
         scope = m.ns(m.parent.get(d))
         for dec in reversed(decos):
             text = dec.lstrip("@").strip()
             base = text.split("(", 1)[0]
             if _keeps_function(base) and not _defined_here(ev, scope, base, depth):
                 continue
-            dv, _ = ev.eval_text(scope, text, depth=depth + 1)
-            nv = set()
-            for f in ordered(dv):
-                if f[0] in (SYM, BOUND) and m.kind.get(f[1]) in FUNCTION_KINDS:
-                    nv |= ev.returns_of(f[1], depth + 1)
-                elif f[0] == SYM and m.kind.get(f[1]) in CLASS_KINDS:
-                    nv.add((INST, f[1]))
-                else:
-                    nv |= v                  # unknown decorator: keep the function
+            nv = self._applied(ev, scope, text, v, depth)
             if nv:
                 v = nv
         return v
+
+    def _applied(self, ev, scope, text, arg, depth):
+        """What decorator `text` returns applied to the values `arg`: a function's returns
+        with its first parameter bound to `arg` (`_returns_with`), so a decorator that
+        records the function and returns it gives that function, not every function it
+        decorates; a class: its instance; an instance: its `__call__`'s returns; anything
+        else keeps `arg`."""
+        m = ev.m
+        nv = set()
+        for f in ordered(self.decorator_values(ev, scope, text, depth)):
+            k = m.kind.get(f[1]) if f[0] in (SYM, BOUND, INST) else None
+            fn = None
+            shift = 0
+            if f[0] in (SYM, BOUND) and k in FUNCTION_KINDS:
+                fn, shift = f[1], self._shift(m, f)
+            elif f[0] == SYM and k in CLASS_KINDS:
+                nv.add((INST, f[1]))
+                continue
+            elif f[0] == INST:
+                r = ev.mro_lookup(f[1], "__call__")
+                if r is not None and r[0] == SYM:
+                    fn, shift = r[1], 1
+            if fn is None:
+                nv |= arg                # unknown decorator: keep the function
+                continue
+            ps = ev.params(fn) or []
+            if len(ps) > shift and ps[shift].kind == "pos":
+                nv |= self._returns_with(ev, fn, {ps[shift].name: frozenset(arg)}, depth + 1)
+            else:
+                nv |= ev.returns_of(fn, depth + 1)
+        return nv
+
+    @staticmethod
+    def _shift(m, f) -> int:
+        """1 when calling value `f` passes a receiver first (a bound method, a classmethod)."""
+        fid = f[1]
+        if m.kind.get(fid) != "method" or fid in m.static:
+            return 0
+        return 1 if f[0] == BOUND or fid in m.classmeth else 0
+
+    def decorator_values(self, ev, scope, text, depth):
+        """What decorator `text` (as written after `@`) evaluates to. `@f(...)` is `f`
+        called with those arguments: a function's returns read with its parameters bound
+        to them (`_returns_with`), a parameter not passed bound to its default (`None`:
+        nothing), so an optional-argument decorator (`def dataclass(cls=None, ...)`
+        returning `wrap` when `cls is None`, else `wrap(cls)`) used with arguments gives
+        `wrap`, not the functions decorated elsewhere without them."""
+        call = _last_call(text)
+        if call is None:
+            return ev.eval_text(scope, text, depth=depth + 1)[0]
+        return ev.memo(("deco", scope, text), depth + 1, True, frozenset(), self._decorator_call,
+                       ev, scope, call, depth + 1)
+
+    def _decorator_call(self, ev, scope, call, depth):
+        callee, args = call
+        m = ev.m
+        out: set = set()
+        for f in ordered(ev.eval_text(scope, callee, depth=depth + 1)[0]):
+            if f[0] in (SYM, BOUND) and m.kind.get(f[1]) in FUNCTION_KINDS:
+                bound = self._bind_call(ev, f, args, scope, depth)
+                if bound is not None:
+                    out |= self._returns_with(ev, f[1], bound, depth + 1)
+                    continue
+            out |= ev.call_result(f, args, scope, depth + 1)
+        return frozenset(out)
+
+    def _bind_call(self, ev, f, args, scope, depth, given=None):
+        """Parameter name -> values for a call of function value `f` with `args` written
+        in `scope` (an argument naming a key of `given` takes those values); parameters
+        not passed take their default. None for `*` / `**` arguments."""
+        m = ev.m
+        ps = ev.params(f[1])
+        if ps is None:
+            return None
+        shift = self._shift(m, f)
+        bound: dict = {}
+        parts = [a.strip() for a in split_top(args, (",",))] if args.strip() else []
+        pos = shift
+        for a in parts:
+            if a.startswith("*"):
+                return None
+            kv = split_top(a, ("=",))
+            if len(kv) == 2 and kv[0].strip().isidentifier():
+                name, a = kv[0].strip(), kv[1].strip()
+            else:
+                if pos >= len(ps) or ps[pos].kind != "pos":
+                    return None
+                name = ps[pos].name
+                pos += 1
+            bound[name] = (given[a] if given is not None and a in given
+                           else ev.eval_text(scope, a, depth=depth + 1)[0])
+        for p in ps[shift:]:
+            if p.name not in bound and p.kind in ("pos", "kwonly") and p.default is not None:
+                outer = m.ns(m.parent.get(f[1])) or f[1]
+                bound[p.name] = frozenset(v for v in ev.eval_text(outer, p.default, depth=depth + 1)[0]
+                                          if v[0] not in (BUILTIN_INST, LITERAL))
+        return bound
+
+    def _returns_with(self, ev, fn, bound, depth):
+        """What function `fn` returns when its parameters named in `bound` hold those
+        values: a return of such a parameter gives its values, a return of `g(p)` with
+        `p` such a parameter gives `g`'s returns the same way; other returns as usual.
+        Of an optional-argument decorator's `return wrap` and `return wrap(p)`, only
+        the second when `p` holds something (it was passed: the decorator used bare)."""
+        m = ev.m
+        if depth > ev.MAX_DEPTH:
+            return set()
+        if m.lazy:                    # incremental runs load bindings per file
+            m.ensure_bindings(m.path.get(fn))
+        ev.memo.read(fn)
+        rows = m.returns.get(fn, ())
+        if not rows:
+            return ev.returns_of(fn, depth + 1)
+        texts = [(r[3] or "").strip() for r in rows]
+        calls = [_last_call(t) for t in texts]
+        passed = {c[0] for c in calls if c is not None and any(
+            bound.get(a.strip()) for a in split_top(c[1], (",",)))}
+        out: set = set()
+        for row, t, call in zip(rows, texts, calls):
+            if t in bound:
+                out |= bound[t]
+                continue
+            if t in passed:
+                continue                  # `if p is None: return wrap`, with p passed
+            if call is not None and any(a.strip() in bound for a in split_top(call[1], (",",))):
+                for g in ordered(ev.eval_text(fn, call[0], depth=depth + 1)[0]):
+                    gb = (self._bind_call(ev, g, call[1], fn, depth, bound)
+                          if g[0] in (SYM, BOUND) and m.kind.get(g[1]) in FUNCTION_KINDS else None)
+                    if gb is not None:
+                        out |= self._returns_with(ev, g[1], gb, depth + 1)
+                    else:
+                        out |= ev.call_result(g, call[1], fn, depth + 1)
+                continue
+            out |= ev.binding_values(row, depth + 1)
+        if m.yields.get(fn):
+            out.add((CONTAINER, fn, "<yield>"))
+        return out
 
     # ---------------------------------------------------------------- modules and imports
     def import_values(self, ev, row, depth):
@@ -532,11 +690,13 @@ class Python(Language):
             for x in ordered(ev.eval_text(scope, a, depth=depth + 1)[0] if a else ()):
                 out |= ev.elements_of(x, depth + 1)
             return out
-        if name in ("functools.partial", "functools.wraps"):
+        if name in ("functools.partial", "functools.update_wrapper"):
+            # `partial(f, ...)` calls `f`; `update_wrapper(wrapper, wrapped)` returns `wrapper`
             a = first_arg(args)
-            if a and name == "functools.partial":
-                return set(ev.eval_text(scope, a, depth=depth + 1)[0])
-            return set()
+            return set(ev.eval_text(scope, a, depth=depth + 1)[0]) if a else set()
+        if name == "functools.wraps":
+            # `wraps(f)` is `partial(update_wrapper, ...)`: applied, it calls `update_wrapper`
+            return {(EXT, "functools.update_wrapper")}
         return super().call_external(ev, name, args, scope, depth)
 
     def constructor(self, ev, cls):
