@@ -82,6 +82,28 @@ def _check_same(kept_model: Model, con) -> None:
     if kept_model._arg_names is not None:       # every argument row's name under its key
         for key, rows in fresh.args_by_callee.items():
             assert {r[2] for r in rows} <= set(kept_model._arg_names.get(key, ())), key
+    if kept_model._by_qual is not None:         # patched by the refresh, not built again
+        assert _plain(kept_model._by_qual) == _plain(fresh.by_qual)
+    if "python" in fresh.ext:                   # carried over, the new symbols' rows read
+        from workbench.resolve.lang.python import Python
+        assert Python._not_implemented(kept_model) == Python._not_implemented(fresh)
+
+
+def _check_row_texts(kept_model: Model, con, changed) -> None:
+    """The kept row texts (`deps.RowTexts`), before this run adds the changed files', hold
+    every text of the other files' rows that `deps._fresh` searches."""
+    rt = kept_model.row_texts
+    if rt is None:
+        return
+    held = set("\n".join([*rt.chunks, *rt.recent.values()]).split("\n"))
+    rows = con.execute("""
+        SELECT module, name, alias FROM imports WHERE NOT list_contains($c, path)
+        UNION ALL SELECT dst_name, NULL, NULL FROM edges
+                  WHERE kind IN ('calls', 'imports', 'inherits', 'implements') AND NOT list_contains($c, path)
+        UNION ALL SELECT name, value, value_type FROM bindings WHERE NOT list_contains($c, path)""",
+                       {"c": sorted(changed)}).fetchall()
+    texts = {t for row in rows for t in row if t}
+    assert texts and texts <= held, sorted(texts - held)[:5]
 
 
 @pytest.fixture
@@ -95,6 +117,7 @@ def checked(monkeypatch):
     def refresh_and_check(self, con, changed):
         refresh(self, con, changed)
         _check_same(self, con)
+        _check_row_texts(self, con, changed)
         done.append(sorted(changed))
 
     monkeypatch.setattr(Model, "refresh", refresh_and_check)
@@ -286,4 +309,30 @@ def test_a_full_index_leaves_its_kept_model_with_its_symbol_texts(tmp_path):
     assert model._texts is not None
     with duckdb.connect(db, read_only=True) as con:
         assert model._texts == Model(con, bulk_bindings=False).symbol_texts()
+    kept.forget()
+
+
+def test_a_full_index_leaves_its_kept_model_with_the_row_texts(tmp_path):
+    """A full run's kept model holds the texts `deps._fresh` searches (`deps.RowTexts`);
+    a run that changes more files than it takes the facts of lets them go (their new texts
+    are not at hand), and the next full run makes them again."""
+    from workbench.resolve import deps
+    kept.forget()
+    root = tmp_path / "pyshop"
+    shutil.copytree(SAMPLES / "pyshop", root)
+    db = str(tmp_path / "s.duckdb")
+    index(root, db, jobs=1, progress=False)
+    model = next(iter(kept._models.values()))
+    assert model.row_texts is not None and model.row_texts.chunks[0]
+    files = sorted(root.rglob("*.py"))
+    assert len(files) > deps.FACTS_MAX
+    for k, path in enumerate(files):
+        path.write_text(path.read_text(encoding="utf-8") + f"\n\ndef _many_{k}():\n    return {k}\n",
+                        encoding="utf-8")
+        st = path.stat()
+        import os
+        os.utime(path, (st.st_atime, st.st_mtime + 5))
+    r = index(root, db, jobs=1, progress=False)
+    assert r.resolve_stats.model_kept and not r.resolve_stats.full
+    assert next(iter(kept._models.values())).row_texts is None
     kept.forget()

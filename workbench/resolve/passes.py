@@ -186,9 +186,13 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
     else:
         if before is not None and before.paths != sorted(set(changed_paths)):
             before = None
-        _write_candidates(con, list(rows.edge_ids), sorted(changed_paths), before)
+        _write_candidates(con, list(rows.edge_ids), sorted(changed_paths), before, model)
     del rows
     deps.write(con, model, dict(reads.items()), full, meanwhile and meanwhile.result)
+    if full and kept.KEEP > 0:
+        # what the next runs' `deps.quiet` searches, for a model that is kept (~0.06 s on
+        # the standard library; a process keeping none, such as the CLI's, does without)
+        model.row_texts = deps.RowTexts.load(con)
     del meanwhile
     token = kept.new_token()
     store.set_meta(con, resolver_version=RESOLVER_VERSION, resolve_token=token)

@@ -47,6 +47,7 @@ class Refresh:
         new, npaths = s["symbol_id"], s["path"]
         gone = [(i, self.kind.get(i), self.name.get(i), self.parent.get(i), self.fam.get(i), self.path.get(i))
                 for i in old]
+        gone_qual = {i: self.qual.get(i) for i in old}
         for table in (self.kind, self.name, self.qual, self.parent, self.path, self.sig, self.line,
                       self.fam, self.bit_of, self.decos):
             for i in old:
@@ -95,7 +96,8 @@ class Refresh:
         if any(FAMILIES[f].prepare_adds_members for f in set(self._fam_of.values()) if f in FAMILIES):
             self._derive()              # Go, Rust: members attached across files, computed again
         else:
-            self._derive_changed(gone, new, changed, min([first, *(new_spans[p][0] for p in mine)]))
+            self._derive_changed(gone, new, changed, min([first, *(new_spans[p][0] for p in mine)]),
+                                 gone_qual)
         self.fallback_cache = {}
         if self._texts is not None:
             for path in changed:
@@ -103,11 +105,12 @@ class Refresh:
         self._swap_bindings(set(old), changed)
 
     def _derive_changed(self, gone: list[tuple], new: list[int], changed: list[str],
-                        first: int = 0) -> None:
+                        first: int = 0, gone_qual: dict | None = None) -> None:
         """`_derive` for a refresh: the derived indexes patched where the changed files'
-        symbols were (`gone`: id, kind, name, parent, family, path) and are now (`new`),
-        each list kept in the load order (`first`: the first place in it that changed).
-        Only for families whose `prepare` adds nothing to the model's own indexes."""
+        symbols were (`gone`: id, kind, name, parent, family, path; `gone_qual`: id ->
+        qualname, for `by_qual` when built) and are now (`new`), each list kept in the load
+        order (`first`: the first place in it that changed). Only for families whose
+        `prepare` adds nothing to the model's own indexes."""
         sids = self._sids
         # the canonical places before `first` stand (the same symbols there), the rest move
         patch_rank(getattr(self, "_rank_owner", None), sids, first, [g[0] for g in gone])
@@ -157,12 +160,41 @@ class Refresh:
                 by_name.pop(key, None)
             else:
                 lst.sort(key=by_path)           # stable: ids within a file stay in order
-        self._by_qual = None
+        self._patch_by_qual(gone, new, gone_qual, by_path)
         old_ext, self.ext = self.ext, {}
         for rules in FAMILIES.values():
             rules.refresh(self, old_ext, gone, new)
         self._refresh_imports(changed, old)
         self._refresh_bases(changed, old, by_path)
+
+    def _patch_by_qual(self, gone: list[tuple], new: list[int], gone_qual: dict | None, by_path) -> None:
+        """`by_qual`, when built, patched as `by_name` is (else left to be built when asked)."""
+        by_qual = self._by_qual
+        if by_qual is None:
+            return
+        if gone_qual is None:
+            self._by_qual = None
+            return
+        touched = set()
+        for g in gone:
+            if g[3] is None:            # file modules are not in it
+                continue
+            q = gone_qual.get(g[0])
+            lst = by_qual.get(q)
+            if lst is not None and g[0] in lst:
+                lst.remove(g[0])
+                touched.add(q)
+        qual, parent = self.qual, self.parent
+        for i in new:
+            if parent[i] is not None:
+                by_qual[qual[i]].append(i)
+                touched.add(qual[i])
+        for q in touched:
+            lst = by_qual.get(q)
+            if not lst:
+                by_qual.pop(q, None)
+            else:
+                lst.sort(key=by_path)       # stable: ids within a file stay in order
 
     def _refresh_imports(self, changed: list[str], old: set[int]) -> None:
         """The imports rows again, in table order: the kept rows of unchanged files (their
