@@ -147,6 +147,9 @@ class Model(Bindings, LazyBindings, Refresh):
         imp = cols(self.con, """SELECT rowid AS rid, path, src_id, module, name, alias, line, resolved_path
                                 FROM imports""")
         self.imports = [dict(zip(imp.keys(), row)) for row in zip(*imp.values())] if imp else []
+        # the files whose rows' row ids and resolved paths are known to be the table's
+        # (None: every file's; a refresh reads the others' when needed, `current_imports`)
+        self._imports_current: set[str] | None = None
         self.imports_by_scope: dict[int, dict[str, list[dict]]] = defaultdict(dict)
         self.star_imports: dict[int, list[dict]] = defaultdict(list)
         self._bind_imports(self.imports)

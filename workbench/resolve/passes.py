@@ -271,6 +271,8 @@ def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None, pro
         return loaded[1]
 
     imports_of: dict[str, list[dict]] = defaultdict(list)
+    if scope_paths is not None:
+        m.current_imports(scope_paths)
     for row in m.imports:
         if scope_paths is None or row["path"] in scope_paths:
             imports_of[row["path"]].append(row)

@@ -197,34 +197,51 @@ class Refresh:
                 lst.sort(key=by_path)       # stable: ids within a file stay in order
 
     def _refresh_imports(self, changed: list[str], old: set[int]) -> None:
-        """The imports rows again, in table order: the kept rows of unchanged files (their
-        row ids and resolved paths read again), the changed files' rows new. Loaded in full
-        when the table's order is not the one expected."""
+        """The imports rows again: the kept rows of unchanged files, then the changed files'
+        rows new (each file's in table order, the order evaluation reads them in; the files'
+        order matters to nothing). The kept rows' row ids and resolved paths - renumbered by
+        a compaction, written by the last run - are read again only for the files a run
+        evaluates (`current_imports`), not for the whole table."""
         chg = set(changed)
-        t = cols(self.con, "SELECT rowid AS rid, path, line, resolved_path FROM imports")
         fresh = cols(self.con, """SELECT rowid AS rid, path, src_id, module, name, alias, line, resolved_path
-                                  FROM imports WHERE list_contains($p, path)""", {"p": changed})
-        fresh_rows = iter([dict(zip(fresh.keys(), row)) for row in zip(*fresh.values())] if fresh else [])
-        kept = iter([r for r in self.imports if r["path"] not in chg])
-        rows, added = [], []
-        for rid, path, line, rpath in zip(t["rid"], t["path"], t["line"], t["resolved_path"]):
-            r = next(fresh_rows if path in chg else kept, None)
-            if r is None or r["path"] != path or r["line"] != line:
-                self._load_imports()            # not the order expected: everything again
-                return
-            if path in chg:
-                added.append(r)
-            else:
-                r["rid"], r["resolved_path"] = rid, rpath
-            rows.append(r)
-        if next(kept, None) is not None or next(fresh_rows, None) is not None:
-            self._load_imports()
-            return
-        self.imports = rows
+                                  FROM imports WHERE list_contains($p, path) ORDER BY rowid""", {"p": changed})
+        added = [dict(zip(fresh.keys(), row)) for row in zip(*fresh.values())] if fresh else []
+        self.imports = [r for r in self.imports if r["path"] not in chg] + added
         for table in (self.imports_by_scope, self.star_imports):
             for i in old:
                 table.pop(i, None)
         self._bind_imports(added)
+        self._imports_current = set(changed)
+
+    def current_imports(self, paths) -> None:
+        """The row ids and resolved paths of the imports rows of `paths` as the table holds
+        them now (after `refresh` only the changed files' are known to be). Loaded in full
+        when a file's rows are not those expected."""
+        known = self._imports_current
+        if known is None:
+            return
+        todo = sorted(set(paths) - known)
+        if not todo:
+            return
+        t = cols(self.con, """SELECT rowid AS rid, path, line, resolved_path FROM imports
+                              WHERE path IN (SELECT unnest($p::VARCHAR[])) ORDER BY rowid""", {"p": todo})
+        want = set(todo)
+        mine: dict[str, list[dict]] = defaultdict(list)
+        for r in self.imports:
+            if r["path"] in want:
+                mine[r["path"]].append(r)
+        now: dict[str, list[tuple]] = defaultdict(list)
+        for rid, path, line, rpath in zip(t["rid"], t["path"], t["line"], t["resolved_path"]):
+            now[path].append((rid, line, rpath))
+        for path in todo:
+            a, b = mine.get(path, []), now.get(path, [])
+            if len(a) != len(b) or any(r["line"] != x[1] for r, x in zip(a, b)):
+                self._load_imports()            # not the rows expected: everything again
+                return
+        for path in todo:
+            for r, (rid, _, rpath) in zip(mine.get(path, ()), now.get(path, ())):
+                r["rid"], r["resolved_path"] = rid, rpath
+        known.update(todo)
 
     def _refresh_bases(self, changed: list[str], old: set[int], by_path) -> None:
         touched = set()
