@@ -103,6 +103,15 @@ def _check_same(kept_model: Model, con) -> None:
         assert Python._not_implemented(kept_model) == Python._not_implemented(fresh)
 
 
+def _check_deps_rows(kept_model: Model, con) -> None:
+    """The kept model's copy of `resolve_deps` (`Model.deps_rows`) equals the table."""
+    if kept_model.deps_rows is None:
+        return
+    rows = sorted(zip(*(kept_model.deps_rows.column(c).to_pylist() for c in ("path", "files", "names", "provides"))))
+    table = sorted(tuple(r) for r in con.execute("SELECT path, files, names, provides FROM resolve_deps").fetchall())
+    assert rows == table and rows
+
+
 def _check_row_texts(kept_model: Model, con, changed) -> None:
     """The kept row texts (`deps.RowTexts`), before this run adds the changed files', hold
     every text of the other files' rows that `deps._fresh` searches."""
@@ -132,6 +141,12 @@ def checked(monkeypatch):
         refresh(self, con, changed)
         _check_same(self, con)
         _check_row_texts(self, con, changed)
+        _check_deps_rows(self, con)
+        # what the changed files provide, from the argument rows the refresh read: as queried
+        from workbench.resolve import deps
+        held = self.ext.get("deps.arg_rows")
+        assert held is not None and held.keys() == set(changed) & self.paths
+        assert deps._provides(con, self, set(held)) == deps._provides_group(con, self, set(held))
         done.append(sorted(changed))
 
     monkeypatch.setattr(Model, "refresh", refresh_and_check)

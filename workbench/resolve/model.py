@@ -84,6 +84,9 @@ class Model(Bindings, LazyBindings, Refresh):
         # the texts of the other tables' rows `deps._fresh` searches, set by a full run
         # whose model is kept (`deps.RowTexts`)
         self.row_texts = None
+        # a copy of the table `resolve_deps` as Arrow (path, files, names, provides), kept
+        # by `deps.write` in a model that is kept: `deps.affected` reads it instead
+        self.deps_rows = None
         self._derive()
         self.fallback_cache: dict[tuple, tuple] = {}   # (family, name|attr, name) -> guess by name
         if bulk_bindings:

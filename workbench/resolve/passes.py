@@ -149,7 +149,7 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
         model = Model(con, bulk_bindings=full)
     scope_paths = None if full else deps.affected(con, model, list(changed_paths), before)
     if scope_paths is not None:
-        model.prefetch(*deps.previous_reads(con, scope_paths), resolving=len(scope_paths))
+        model.prefetch(*deps.previous_reads(con, scope_paths, model), resolving=len(scope_paths))
     res = Resolver(model)
     # what the files provide (`deps.provides_column`, for `deps.write`) depends on the model
     # alone, which in a full run holds every row it needs: evaluating in two processes, the

@@ -281,9 +281,17 @@ class Refresh:
         # the whole-table Arrow copy of incremental runs is stale now
         self._lazy_tbl = None
         c = cols(self.con, f"""SELECT src_id, kind, name, value, value_type, value_id, line,
-                                      {self._CALLEE_KEY} AS callee_key
+                                      {self._CALLEE_KEY} AS callee_key, path
                                FROM bindings WHERE list_contains($p, path)
                                ORDER BY path, line, rowid""", {"p": changed})
+        # the changed files' argument rows by file, for what they provide (`deps.provides`)
+        arg_rows: dict[str, list[tuple]] = {p: [] for p in changed}
+        for src, name, value, vtype, vid, line, key, path in zip(
+                c["src_id"], c["name"], c["value"], c["value_type"], c["value_id"], c["line"],
+                c["callee_key"], c["path"]):
+            if key:
+                arg_rows[path].append((key, (self.ns(src), "arg", name, value, vtype, vid, line)))
+        self.ext["deps.arg_rows"] = arg_rows
         if self._bind_loaded:
             # every file's rows are here: add the changed files' (argument rows apart)
             self._add_rows(c["src_id"], c["kind"], c["name"], c["value"], c["value_type"],
