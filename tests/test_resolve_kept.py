@@ -61,8 +61,22 @@ def _check_same(kept_model: Model, con) -> None:
     kept_model._path_spans = kept_model._spans()
     fresh = Model(con, bulk_bindings=True)
     assert kept_rank == dict(values._RANK)
+    # imports rows: each file's in table order, the files in any order; the resolved paths
+    # of those whose rows a run reads again when it evaluates them (`current_imports`) aside
+    known = kept_model._imports_current
+
+    def current(obj):
+        if isinstance(obj, dict) and "resolved_path" in obj and known is not None and obj["path"] not in known:
+            return {k: v for k, v in obj.items() if k != "resolved_path"}
+        if isinstance(obj, dict):
+            return {k: current(v) for k, v in obj.items()}
+        if isinstance(obj, list):
+            return [current(v) for v in obj]
+        return obj
     for name in _CORE:
-        a, b = _no_rid(_plain(getattr(kept_model, name))), _no_rid(_plain(getattr(fresh, name)))
+        a, b = (current(_no_rid(_plain(getattr(m, name)))) for m in (kept_model, fresh))
+        if name == "imports":
+            a, b = sorted(a, key=lambda r: r["path"]), sorted(b, key=lambda r: r["path"])
         assert a == b, f"model index {name} differs after refresh"
     assert kept_model._spans() == fresh._spans()
     if "python" in fresh.ext:
@@ -82,6 +96,37 @@ def _check_same(kept_model: Model, con) -> None:
     if kept_model._arg_names is not None:       # every argument row's name under its key
         for key, rows in fresh.args_by_callee.items():
             assert {r[2] for r in rows} <= set(kept_model._arg_names.get(key, ())), key
+    if kept_model._by_qual is not None:         # patched by the refresh, not built again
+        assert _plain(kept_model._by_qual) == _plain(fresh.by_qual)
+    if "python" in fresh.ext:                   # carried over, the new symbols' rows read
+        from workbench.resolve.lang.python import Python
+        assert Python._not_implemented(kept_model) == Python._not_implemented(fresh)
+
+
+def _check_deps_rows(kept_model: Model, con) -> None:
+    """The kept model's copy of `resolve_deps` (`Model.deps_rows`) equals the table."""
+    if kept_model.deps_rows is None:
+        return
+    rows = sorted(zip(*(kept_model.deps_rows.column(c).to_pylist() for c in ("path", "files", "names", "provides"))))
+    table = sorted(tuple(r) for r in con.execute("SELECT path, files, names, provides FROM resolve_deps").fetchall())
+    assert rows == table and rows
+
+
+def _check_row_texts(kept_model: Model, con, changed) -> None:
+    """The kept row texts (`deps.RowTexts`), before this run adds the changed files', hold
+    every text of the other files' rows that `deps._fresh` searches."""
+    rt = kept_model.row_texts
+    if rt is None:
+        return
+    held = set("\n".join([*rt.chunks, *rt.recent.values()]).split("\n"))
+    rows = con.execute("""
+        SELECT module, name, alias FROM imports WHERE NOT list_contains($c, path)
+        UNION ALL SELECT dst_name, NULL, NULL FROM edges
+                  WHERE kind IN ('calls', 'imports', 'inherits', 'implements') AND NOT list_contains($c, path)
+        UNION ALL SELECT name, value, value_type FROM bindings WHERE NOT list_contains($c, path)""",
+                       {"c": sorted(changed)}).fetchall()
+    texts = {t for row in rows for t in row if t}
+    assert texts and texts <= held, sorted(texts - held)[:5]
 
 
 @pytest.fixture
@@ -95,6 +140,13 @@ def checked(monkeypatch):
     def refresh_and_check(self, con, changed):
         refresh(self, con, changed)
         _check_same(self, con)
+        _check_row_texts(self, con, changed)
+        _check_deps_rows(self, con)
+        # what the changed files provide, from the argument rows the refresh read: as queried
+        from workbench.resolve import deps
+        held = self.ext.get("deps.arg_rows")
+        assert held is not None and held.keys() == set(changed) & self.paths
+        assert deps._provides(con, self, set(held)) == deps._provides_group(con, self, set(held))
         done.append(sorted(changed))
 
     monkeypatch.setattr(Model, "refresh", refresh_and_check)
@@ -286,4 +338,59 @@ def test_a_full_index_leaves_its_kept_model_with_its_symbol_texts(tmp_path):
     assert model._texts is not None
     with duckdb.connect(db, read_only=True) as con:
         assert model._texts == Model(con, bulk_bindings=False).symbol_texts()
+    kept.forget()
+
+
+def test_a_full_index_leaves_its_kept_model_with_the_row_texts(tmp_path):
+    """A full run's kept model holds the texts `deps._fresh` searches (`deps.RowTexts`);
+    a run that changes more files than it takes the facts of lets them go (their new texts
+    are not at hand), and the next full run makes them again."""
+    from workbench.resolve import deps
+    kept.forget()
+    root = tmp_path / "pyshop"
+    shutil.copytree(SAMPLES / "pyshop", root)
+    db = str(tmp_path / "s.duckdb")
+    index(root, db, jobs=1, progress=False)
+    model = next(iter(kept._models.values()))
+    assert model.row_texts is not None and model.row_texts.chunks[0]
+    files = sorted(root.rglob("*.py"))
+    assert len(files) > deps.FACTS_MAX
+    for k, path in enumerate(files):
+        path.write_text(path.read_text(encoding="utf-8") + f"\n\ndef _many_{k}():\n    return {k}\n",
+                        encoding="utf-8")
+        st = path.stat()
+        import os
+        os.utime(path, (st.st_atime, st.st_mtime + 5))
+    r = index(root, db, jobs=1, progress=False)
+    assert r.resolve_stats.model_kept and not r.resolve_stats.full
+    assert next(iter(kept._models.values())).row_texts is None
+    kept.forget()
+
+
+def test_a_refresh_reads_the_imports_rows_of_the_files_a_run_evaluates(tmp_path):
+    """A refresh reads only the changed files' imports rows; the others' row ids and
+    resolved paths are read again for the files a run evaluates (`current_imports`), and
+    then equal a fresh model's, whatever a compaction renumbered."""
+    kept.forget()
+    root = tmp_path / "pyshop"
+    shutil.copytree(SAMPLES / "pyshop", root)
+    db = str(tmp_path / "s.duckdb")
+    index(root, db, jobs=1, progress=False)
+    model = next(iter(kept._models.values()))
+    files = sorted(root.rglob("*.py"))
+    rel = str(files[0].relative_to(root))
+    with duckdb.connect(db) as con:
+        con.execute("CHECKPOINT").fetchall()
+        model.refresh(con, [rel])
+        assert model._imports_current == {rel}
+        others = sorted(model.paths - {rel})
+        model.current_imports(others[:2])
+        assert model._imports_current == {rel, *others[:2]}
+        model.current_imports(model.paths)
+        fresh = Model(con, bulk_bindings=True)
+
+        def rows(m):
+            return sorted(([r["path"], r["line"], r["rid"], r["resolved_path"], r["module"], r["name"]]
+                           for r in m.imports), key=repr)
+        assert rows(model) == rows(fresh) and any(r[3] for r in rows(fresh))
     kept.forget()

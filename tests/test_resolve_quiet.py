@@ -437,3 +437,52 @@ def test_fresh_searching_the_models_symbol_texts_equals_the_table_scan(tmp_path)
         assert m._texts is not None and "lib.py" in m._texts
     finally:
         con.close()
+
+
+def test_fresh_with_the_row_texts_equals_the_table_scans(tmp_path):
+    """`_fresh` given a model holding the row texts (`deps.RowTexts`) answers without
+    scanning the imports, edges and bindings tables when no text holds a name, and scans
+    them when one does: the same answer as the scans alone for every identifier of the
+    repository's texts, parts of them and unused names, whichever file is the edited one.
+    The edited files' texts of the current run (`RowTexts.edited`) count for the other
+    files only, and join the rest at the next run."""
+    import re
+    from collections import Counter
+
+    from workbench.resolve import deps
+    from workbench.resolve.model import Model
+    root = tmp_path / "repo"
+    _write(root, {**PY, "deco.py": "@register_thing(keyword_only_in_deco=1)\ndef decorated():\n    return 1\n",
+                  "zzsolo.py": "VALUE = only_in_a_value + 1\nimport only_imported_module as only_alias\n"})
+    db = str(tmp_path / "db.duckdb")
+    index(root, db, jobs=1, progress=False)
+    con = duckdb.connect(db, read_only=True)
+    try:
+        m = Model(con, bulk_bindings=False)
+        m.row_texts = deps.RowTexts.load(con)
+        texts = [t for row in con.execute("""SELECT name, value, value_type FROM bindings UNION ALL
+                                             SELECT module, name, alias FROM imports UNION ALL
+                                             SELECT dst_name, NULL, NULL FROM edges""").fetchall()
+                 for t in row if t]
+        words = sorted({w for t in texts for w in re.findall(r"[^\W\d]\w*", t)})
+        names = words + [w[: len(w) // 2] for w in words if len(w) > 3] + ["brand_new_unused", "zz_nowhere"]
+        assert {"only_in_a_value", "only_imported_module", "only_alias"} <= set(names)
+        for path in ("lib.py", "zzsolo.py", "deco.py"):
+            for name in names:
+                scan = deps._fresh(con, path, {name}, Counter(), None)
+                assert deps._fresh(con, path, {name}, Counter(), m) == scan, (path, name)
+        for name in ("only_in_a_value", "only_imported_module", "only_alias"):
+            assert m.row_texts.holds({name}, "zzsolo.py")
+            assert not deps._fresh(con, "lib.py", {name}, Counter(), m), name
+            assert deps._fresh(con, "zzsolo.py", {name}, Counter(), m), name
+        assert not m.row_texts.holds({"brand_new_unused"}, "lib.py")
+        # this run's texts of an edited file: not its own, the other files' (then all)
+        rt = m.row_texts
+        rt.edited({"lib.py": Counter({("b", None, "assign", "X", "edited_in_text", None, None, 3): 1}),
+                   "app.py": Counter({("i", None, "edited_module", None, None, 1): 1})})
+        assert not rt.holds({"edited_in_text"}, "lib.py") and rt.holds({"edited_in_text"}, "app.py")
+        assert rt.holds({"edited_module"}, "lib.py") and not rt.holds({"edited_module"}, "app.py")
+        rt.edited({})
+        assert rt.holds({"edited_in_text"}, "lib.py") and rt.holds({"edited_module"}, "app.py")
+    finally:
+        con.close()

@@ -34,7 +34,9 @@ edited file holds, and that resolution never looks up by itself (a protocol meth
 as `__call__`, a constructor, the type of a literal: `implicit_names`): no lookup
 anywhere can ask for it. A new, unused function or class is such an edit; so is one that
 changes no row at all (a comment). Whatever the added rows put into the indexes read by
-name is caught by the tokens above, as for any edit. Additions inside an old class,
+name is caught by the tokens above, as for any edit. A kept model holds the texts searched
+(`Model.symbol_texts`, `RowTexts`), so that a name no text holds is found unused in
+Python; a name some text holds is looked for in the tables. Additions inside an old class,
 function or variable are not quiet (a class's methods are walked for the attributes
 they set), nor is a JavaScript default export.
 """
@@ -80,8 +82,12 @@ _PROVIDES_GROUP = 256
 def _provides(con, m: Model, paths: set[str]) -> dict[str, dict[str, str]]:
     ordered = sorted(paths)
     out: dict[str, dict[str, str]] = {}
+    # the argument rows of the files a refresh read again (`Model.refresh`): no query
+    held = m.ext.get("deps.arg_rows")
     for i in range(0, len(ordered), _PROVIDES_GROUP):
-        out.update(_provides_group(con, m, set(ordered[i:i + _PROVIDES_GROUP])))
+        group = set(ordered[i:i + _PROVIDES_GROUP])
+        args = held if held is not None and group <= held.keys() else None
+        out.update(_provides_group(con, m, group, args))
     return out
 
 
@@ -230,6 +236,8 @@ def quiet(con, before: dict[str, Counter], m: Model) -> set[str]:
     if not before:
         return set()
     after = facts(con, before)
+    if m.row_texts is not None:
+        m.row_texts.edited(after)
     out = set()
     for path, old in before.items():
         lang = m.file_lang.get(path)
@@ -333,6 +341,10 @@ def _fresh(con, path: str, handles: set[str], old: Counter, m: Model | None = No
         if any(h in text for p, text in m.symbol_texts().items() if p != path for h in names):
             return False
         symbols = []
+        # no text of the other tables' rows holds one: fresh, without scanning them (a text
+        # there - maybe one of this file or one replaced since - is looked for in the tables)
+        if m.row_texts is not None and not m.row_texts.holds(names, path):
+            return True
     # table by table, each stopping at its first hit (a name in use is found at once)
     for table, where, cols in (
             *symbols,
@@ -347,6 +359,61 @@ def _fresh(con, path: str, handles: set[str], old: Counter, m: Model | None = No
 
 # up to this many names are matched as parameters of their own (more: a joined list)
 _FRESH_PARAMS = 16
+
+# the texts `_fresh` searches in the imports, edges and bindings tables, each distinct one once
+_ROW_TEXTS_SQL = f"""
+    SELECT string_agg(x, chr(10)) FROM (
+        SELECT module AS x FROM imports UNION SELECT name FROM imports UNION SELECT alias FROM imports
+        UNION SELECT dst_name FROM edges WHERE kind IN {_EDGE_KINDS}
+        UNION SELECT name FROM bindings UNION SELECT value FROM bindings
+        UNION SELECT value_type FROM bindings)"""
+
+
+class RowTexts:
+    """Every text of the imports, edges and bindings rows that `_fresh` searches for a new
+    name (each distinct text once, one per line: ~7 MB on the standard library), so that
+    the common answer - no other file holds the name - takes a search in Python instead
+    of scans of the three tables. Made by a full run whose model is kept (`load`, one
+    query), and kept in that model; each later run adds the edited files' new rows
+    (`edited`, from their `facts`). Texts of rows since replaced stay: a name found is
+    looked for in the tables, as without these texts. A run that changes files without
+    their facts at hand (`affected` without `Before`) lets them go (`Model.row_texts`)."""
+
+    def __init__(self, text: str):
+        self.chunks = [text]
+        self.recent: dict[str, str] = {}    # the edited files' texts of the current run
+
+    @classmethod
+    def load(cls, con) -> "RowTexts":
+        return cls(store.one(con, _ROW_TEXTS_SQL)[0] or "")
+
+    def edited(self, after: dict[str, Counter]) -> None:
+        """The edited files' rows now (`facts`): their texts are the current run's, which
+        a file's own check leaves out; the previous run's join the rest."""
+        if self.recent:
+            self.chunks.append("\n".join(self.recent.values()))
+            if len(self.chunks) > 8:
+                self.chunks = ["\n".join(self.chunks)]
+        self.recent = {path: "\n".join(filter(None, (t for r in rows for t in _row_texts(r))))
+                       for path, rows in after.items()}
+
+    def holds(self, names, path: str) -> bool:
+        """Whether a text held, other than the current run's texts of `path`, contains
+        one of `names`."""
+        return any(h in text for text in self.chunks for h in names) or any(
+            h in text for p, text in self.recent.items() if p != path for h in names)
+
+
+def _row_texts(row: tuple) -> tuple:
+    """The texts of a `facts` row that `_fresh` searches (symbols' are `Model.symbol_texts`)."""
+    tag = row[0]
+    if tag == "b":          # kind, name, value, value_type
+        return row[3:6]
+    if tag == "e":          # kind, dst_name
+        return row[3:4]
+    if tag == "i":          # module, name, alias
+        return row[2:5]
+    return ()
 
 
 def needs_full(con, changed: list[str]) -> bool:
@@ -369,36 +436,58 @@ def affected(con, m: Model, changed: list[str], before: Before | None = None) ->
     chg = sorted(set(changed))
     if before is not None and before.paths != chg:
         before = None                   # not every changed file: what is gone is not known
+    if before is None:
+        m.row_texts = None              # the changed files' new texts are not at hand
     hushed = quiet(con, before.facts, m) if before is not None else set()
     gone_ids = before.symbol_ids if before is not None else None
     was: set[str] = set()
-    for (toks,) in store.run(con, "SELECT provides FROM resolve_deps WHERE list_contains($chg, path)",
-                             {"chg": chg}):
+    for toks in _deps_column(con, m, chg, "provides"):
         was |= set(toks or ())
     now = {f"{t}={d}" for tokens in provides(con, m, chg).values() for t, d in tokens.items()}
     moved = {t.rsplit("=", 1)[0] for t in was ^ now}
     files = sorted((set(chg) - hushed) | {t[2:] for t in moved if t.startswith("f:")})
     names = sorted(t for t in moved if not t.startswith("f:"))
-    unbound = rebind(con, gone_ids)
+    unbound = rebind(con, gone_ids, m)
+    # the rows holding one of the files or names, the lists unnested (a third less than
+    # `list_has_any` on each row's lists)
     rows = store.run(con, """
-        SELECT path FROM resolve_deps
-        WHERE list_has_any(files, $files) OR list_has_any(names, $names)""",
-                     {"files": files, "names": names})
+        SELECT path FROM (SELECT path, unnest(files) AS x FROM resolve_deps)
+        WHERE x IN (SELECT unnest($files::VARCHAR[]))
+        UNION SELECT path FROM (SELECT path, unnest(names) AS x FROM resolve_deps)
+        WHERE x IN (SELECT unnest($names::VARCHAR[]))""", {"files": files, "names": names})
     return set(chg) | {r[0] for r in rows} | unbound
 
 
-def previous_reads(con, paths) -> tuple[set[str], set[str]]:
+def previous_reads(con, paths, m: Model | None = None) -> tuple[set[str], set[str]]:
     """The files and the argument callee names (``a:NAME``) the last resolution of `paths`
-    read: what resolving them again most likely reads (`Model.prefetch`)."""
+    read: what resolving them again most likely reads (`Model.prefetch`). `m`: the run's
+    model, whose copy of the table (`Model.deps_rows`) is read when it holds one."""
     files, keys = set(paths), set()
-    for fs, names in store.run(con, "SELECT files, names FROM resolve_deps WHERE list_contains($p, path)",
-                               {"p": sorted(paths)}):
+    ordered = sorted(paths)
+    for fs, names in zip(_deps_column(con, m, ordered, "files"), _deps_column(con, m, ordered, "names")):
         files.update(fs or ())
         keys.update(n[2:] for n in names or () if n.startswith("a:"))
     return files, keys
 
 
-def rebind(con, gone_ids: list[int] | None = None) -> set[str]:
+def _deps_column(con, m: Model | None, paths: list[str], column: str) -> list:
+    """The values of `column` of the `resolve_deps` rows of `paths` (those it has), in the
+    order of `paths`: from the model's copy of the table (`Model.deps_rows`) when it holds
+    one (a row's lists in the table are fetched whole, ~3 ms each on the standard library),
+    else from the table."""
+    kept_rows = m.deps_rows if m is not None else None
+    if kept_rows is None:
+        got = dict(store.run(con, f"SELECT path, {column} FROM resolve_deps WHERE list_contains($p, path)",
+                             {"p": paths}))
+        return [got[p] for p in paths if p in got]
+    at = m.ext.get("deps.rows_at")
+    if at is None:
+        at = m.ext["deps.rows_at"] = {p: i for i, p in enumerate(kept_rows.column("path").to_pylist())}
+    col = kept_rows.column(column)
+    return [col[at[p]].as_py() for p in paths if p in at]
+
+
+def rebind(con, gone_ids: list[int] | None = None, m: Model | None = None) -> set[str]:
     """Edges into a re-indexed file point at symbol ids that are gone (its symbols got new
     ids). What such an edge means changes only if its file read the edit (a file or a
     name token above, and then the file is resolved again); otherwise it keeps its target
@@ -407,7 +496,9 @@ def rebind(con, gone_ids: list[int] | None = None) -> set[str]:
     are resolved again. Candidates are qualnames: `call_candidates` takes the new ids
     when it is rebuilt (`writeback._write_candidates`). Returns the files of the edges that
     still point nowhere. `gone_ids`: the ids of every symbol that is gone, when known
-    (`Before`): the edges into them are looked up instead of scanned for."""
+    (`Before`): the edges into them are looked up instead of scanned for. `m`: the model
+    of the run, refreshed, whose symbols by qualname (`Model.with_qualnames`) stand for
+    the table's when it holds them."""
     # the edges into symbols that are gone, once (an anti join over the edges), then the
     # symbols of their qualnames only; few rows: read into Python, no temporary tables
     if gone_ids is not None:
@@ -423,10 +514,14 @@ def rebind(con, gone_ids: list[int] | None = None) -> set[str]:
     if not rows:
         return set()
     quals = sorted({q for _, _, q in rows if q is not None})
-    unique = {q: sid for q, sid, n in store.run(con, """
-                  SELECT qualname, min(symbol_id), count(*) FROM symbols
-                  WHERE qualname IN (SELECT unnest($q::VARCHAR[])) GROUP BY qualname""", {"q": quals})
-              if n == 1}
+    held = m.with_qualnames(quals) if m is not None else None
+    if held is not None:
+        unique = {q: ids[0] for q, ids in held.items() if len(ids) == 1}
+    else:
+        unique = {q: sid for q, sid, n in store.run(con, """
+                      SELECT qualname, min(symbol_id), count(*) FROM symbols
+                      WHERE qualname IN (SELECT unnest($q::VARCHAR[])) GROUP BY qualname""", {"q": quals})
+                  if n == 1}
     now = [(eid, unique[q]) for eid, _, q in rows if q in unique]
     if now:
         store.run_over(con, pa.table({"edge_id": store.arrow_array([e for e, _ in now], pa.int64()),
@@ -468,6 +563,15 @@ def write(con, m: Model, reads: dict[str, tuple[int, set]], full: bool,
                         "provides": (prov_col if isinstance(prov_col, pa.ChunkedArray)
                                      else store.arrow_array(prov_col, pa.list_(pa.string())))})
         store.insert_columns(con, "resolve_deps", {n: tbl.column(n) for n in tbl.column_names})
+    # the model's copy of the table (`Model.deps_rows`): the rows written, in place of theirs
+    m.ext.pop("deps.rows_at", None)
+    if full:
+        m.deps_rows = tbl if paths else None
+    elif m.deps_rows is not None and paths:
+        written = set(paths)
+        keep = [i for i, p in enumerate(m.deps_rows.column("path").to_pylist()) if p not in written]
+        m.deps_rows = pa.concat_tables([m.deps_rows.take(store.arrow_array(keep, pa.int64())),
+                                        tbl]).combine_chunks()
 
 
 def provides_column(con, m: Model, paths) -> tuple[list[str], pa.ChunkedArray]:
@@ -511,4 +615,4 @@ def _bit_indexes(bits: int):
         bits ^= low
 
 
-__all__ = ["Before", "before_edit", "provides", "provides_column", "facts", "quiet", "needs_full", "affected", "previous_reads", "rebind", "write"]
+__all__ = ["Before", "RowTexts", "before_edit", "provides", "provides_column", "facts", "quiet", "needs_full", "affected", "previous_reads", "rebind", "write"]

@@ -81,6 +81,12 @@ class Model(Bindings, LazyBindings, Refresh):
         self._sids, self._spaths = sids, spaths     # in path order: `symbols_in`
         self._path_spans: dict[str, tuple[int, int]] | None = None
         self._texts: dict[str, str] | None = None     # `symbol_texts`
+        # the texts of the other tables' rows `deps._fresh` searches, set by a full run
+        # whose model is kept (`deps.RowTexts`)
+        self.row_texts = None
+        # a copy of the table `resolve_deps` as Arrow (path, files, names, provides), kept
+        # by `deps.write` in a model that is kept: `deps.affected` reads it instead
+        self.deps_rows = None
         self._derive()
         self.fallback_cache: dict[tuple, tuple] = {}   # (family, name|attr, name) -> guess by name
         if bulk_bindings:
@@ -144,6 +150,9 @@ class Model(Bindings, LazyBindings, Refresh):
         imp = cols(self.con, """SELECT rowid AS rid, path, src_id, module, name, alias, line, resolved_path
                                 FROM imports""")
         self.imports = [dict(zip(imp.keys(), row)) for row in zip(*imp.values())] if imp else []
+        # the files whose rows' row ids and resolved paths are known to be the table's
+        # (None: every file's; a refresh reads the others' when needed, `current_imports`)
+        self._imports_current: set[str] | None = None
         self.imports_by_scope: dict[int, dict[str, list[dict]]] = defaultdict(dict)
         self.star_imports: dict[int, list[dict]] = defaultdict(list)
         self._bind_imports(self.imports)
@@ -219,6 +228,23 @@ class Model(Bindings, LazyBindings, Refresh):
                     by_qual[qual[i]].append(i)
             self._by_qual = by_qual
         return self._by_qual
+
+    def with_qualnames(self, quals) -> dict[str, list[int]] | None:
+        """Qualname -> every symbol that has it (file modules too: each file's one symbol
+        without a parent, `file_module`), for the qualnames `quals` that some symbol has;
+        the tables' answer, from the model. None when `by_qual` is not built (a model loaded
+        for an incremental run: building it would cost more than asking the table)."""
+        by_qual = self._by_qual
+        if by_qual is None:
+            return None
+        want = set(quals)
+        out = {q: list(by_qual[q]) for q in want if q in by_qual}
+        qual = self.qual
+        for i in self.file_module.values():
+            q = qual[i]
+            if q in want:
+                out.setdefault(q, []).append(i)
+        return out
 
     def family(self, sid: int) -> str:
         return self.fam.get(sid)

@@ -47,6 +47,7 @@ class Refresh:
         new, npaths = s["symbol_id"], s["path"]
         gone = [(i, self.kind.get(i), self.name.get(i), self.parent.get(i), self.fam.get(i), self.path.get(i))
                 for i in old]
+        gone_qual = {i: self.qual.get(i) for i in old}
         for table in (self.kind, self.name, self.qual, self.parent, self.path, self.sig, self.line,
                       self.fam, self.bit_of, self.decos):
             for i in old:
@@ -95,7 +96,8 @@ class Refresh:
         if any(FAMILIES[f].prepare_adds_members for f in set(self._fam_of.values()) if f in FAMILIES):
             self._derive()              # Go, Rust: members attached across files, computed again
         else:
-            self._derive_changed(gone, new, changed, min([first, *(new_spans[p][0] for p in mine)]))
+            self._derive_changed(gone, new, changed, min([first, *(new_spans[p][0] for p in mine)]),
+                                 gone_qual)
         self.fallback_cache = {}
         if self._texts is not None:
             for path in changed:
@@ -103,11 +105,12 @@ class Refresh:
         self._swap_bindings(set(old), changed)
 
     def _derive_changed(self, gone: list[tuple], new: list[int], changed: list[str],
-                        first: int = 0) -> None:
+                        first: int = 0, gone_qual: dict | None = None) -> None:
         """`_derive` for a refresh: the derived indexes patched where the changed files'
-        symbols were (`gone`: id, kind, name, parent, family, path) and are now (`new`),
-        each list kept in the load order (`first`: the first place in it that changed).
-        Only for families whose `prepare` adds nothing to the model's own indexes."""
+        symbols were (`gone`: id, kind, name, parent, family, path; `gone_qual`: id ->
+        qualname, for `by_qual` when built) and are now (`new`), each list kept in the load
+        order (`first`: the first place in it that changed). Only for families whose
+        `prepare` adds nothing to the model's own indexes."""
         sids = self._sids
         # the canonical places before `first` stand (the same symbols there), the rest move
         patch_rank(getattr(self, "_rank_owner", None), sids, first, [g[0] for g in gone])
@@ -157,42 +160,88 @@ class Refresh:
                 by_name.pop(key, None)
             else:
                 lst.sort(key=by_path)           # stable: ids within a file stay in order
-        self._by_qual = None
+        self._patch_by_qual(gone, new, gone_qual, by_path)
         old_ext, self.ext = self.ext, {}
         for rules in FAMILIES.values():
             rules.refresh(self, old_ext, gone, new)
         self._refresh_imports(changed, old)
         self._refresh_bases(changed, old, by_path)
 
-    def _refresh_imports(self, changed: list[str], old: set[int]) -> None:
-        """The imports rows again, in table order: the kept rows of unchanged files (their
-        row ids and resolved paths read again), the changed files' rows new. Loaded in full
-        when the table's order is not the one expected."""
-        chg = set(changed)
-        t = cols(self.con, "SELECT rowid AS rid, path, line, resolved_path FROM imports")
-        fresh = cols(self.con, """SELECT rowid AS rid, path, src_id, module, name, alias, line, resolved_path
-                                  FROM imports WHERE list_contains($p, path)""", {"p": changed})
-        fresh_rows = iter([dict(zip(fresh.keys(), row)) for row in zip(*fresh.values())] if fresh else [])
-        kept = iter([r for r in self.imports if r["path"] not in chg])
-        rows, added = [], []
-        for rid, path, line, rpath in zip(t["rid"], t["path"], t["line"], t["resolved_path"]):
-            r = next(fresh_rows if path in chg else kept, None)
-            if r is None or r["path"] != path or r["line"] != line:
-                self._load_imports()            # not the order expected: everything again
-                return
-            if path in chg:
-                added.append(r)
-            else:
-                r["rid"], r["resolved_path"] = rid, rpath
-            rows.append(r)
-        if next(kept, None) is not None or next(fresh_rows, None) is not None:
-            self._load_imports()
+    def _patch_by_qual(self, gone: list[tuple], new: list[int], gone_qual: dict | None, by_path) -> None:
+        """`by_qual`, when built, patched as `by_name` is (else left to be built when asked)."""
+        by_qual = self._by_qual
+        if by_qual is None:
             return
-        self.imports = rows
+        if gone_qual is None:
+            self._by_qual = None
+            return
+        touched = set()
+        for g in gone:
+            if g[3] is None:            # file modules are not in it
+                continue
+            q = gone_qual.get(g[0])
+            lst = by_qual.get(q)
+            if lst is not None and g[0] in lst:
+                lst.remove(g[0])
+                touched.add(q)
+        qual, parent = self.qual, self.parent
+        for i in new:
+            if parent[i] is not None:
+                by_qual[qual[i]].append(i)
+                touched.add(qual[i])
+        for q in touched:
+            lst = by_qual.get(q)
+            if not lst:
+                by_qual.pop(q, None)
+            else:
+                lst.sort(key=by_path)       # stable: ids within a file stay in order
+
+    def _refresh_imports(self, changed: list[str], old: set[int]) -> None:
+        """The imports rows again: the kept rows of unchanged files, then the changed files'
+        rows new (each file's in table order, the order evaluation reads them in; the files'
+        order matters to nothing). The kept rows' row ids and resolved paths - renumbered by
+        a compaction, written by the last run - are read again only for the files a run
+        evaluates (`current_imports`), not for the whole table."""
+        chg = set(changed)
+        fresh = cols(self.con, """SELECT rowid AS rid, path, src_id, module, name, alias, line, resolved_path
+                                  FROM imports WHERE list_contains($p, path) ORDER BY rowid""", {"p": changed})
+        added = [dict(zip(fresh.keys(), row)) for row in zip(*fresh.values())] if fresh else []
+        self.imports = [r for r in self.imports if r["path"] not in chg] + added
         for table in (self.imports_by_scope, self.star_imports):
             for i in old:
                 table.pop(i, None)
         self._bind_imports(added)
+        self._imports_current = set(changed)
+
+    def current_imports(self, paths) -> None:
+        """The row ids and resolved paths of the imports rows of `paths` as the table holds
+        them now (after `refresh` only the changed files' are known to be). Loaded in full
+        when a file's rows are not those expected."""
+        known = self._imports_current
+        if known is None:
+            return
+        todo = sorted(set(paths) - known)
+        if not todo:
+            return
+        t = cols(self.con, """SELECT rowid AS rid, path, line, resolved_path FROM imports
+                              WHERE path IN (SELECT unnest($p::VARCHAR[])) ORDER BY rowid""", {"p": todo})
+        want = set(todo)
+        mine: dict[str, list[dict]] = defaultdict(list)
+        for r in self.imports:
+            if r["path"] in want:
+                mine[r["path"]].append(r)
+        now: dict[str, list[tuple]] = defaultdict(list)
+        for rid, path, line, rpath in zip(t["rid"], t["path"], t["line"], t["resolved_path"]):
+            now[path].append((rid, line, rpath))
+        for path in todo:
+            a, b = mine.get(path, []), now.get(path, [])
+            if len(a) != len(b) or any(r["line"] != x[1] for r, x in zip(a, b)):
+                self._load_imports()            # not the rows expected: everything again
+                return
+        for path in todo:
+            for r, (rid, _, rpath) in zip(mine.get(path, ()), now.get(path, ())):
+                r["rid"], r["resolved_path"] = rid, rpath
+        known.update(todo)
 
     def _refresh_bases(self, changed: list[str], old: set[int], by_path) -> None:
         touched = set()
@@ -232,9 +281,17 @@ class Refresh:
         # the whole-table Arrow copy of incremental runs is stale now
         self._lazy_tbl = None
         c = cols(self.con, f"""SELECT src_id, kind, name, value, value_type, value_id, line,
-                                      {self._CALLEE_KEY} AS callee_key
+                                      {self._CALLEE_KEY} AS callee_key, path
                                FROM bindings WHERE list_contains($p, path)
                                ORDER BY path, line, rowid""", {"p": changed})
+        # the changed files' argument rows by file, for what they provide (`deps.provides`)
+        arg_rows: dict[str, list[tuple]] = {p: [] for p in changed}
+        for src, name, value, vtype, vid, line, key, path in zip(
+                c["src_id"], c["name"], c["value"], c["value_type"], c["value_id"], c["line"],
+                c["callee_key"], c["path"]):
+            if key:
+                arg_rows[path].append((key, (self.ns(src), "arg", name, value, vtype, vid, line)))
+        self.ext["deps.arg_rows"] = arg_rows
         if self._bind_loaded:
             # every file's rows are here: add the changed files' (argument rows apart)
             self._add_rows(c["src_id"], c["kind"], c["name"], c["value"], c["value_type"],

@@ -154,7 +154,7 @@ def _rebuild_edges(con, rows: _Rows) -> int:
 
 
 def _write_candidates(con, edge_ids: list[int] | None = None, changed: list[str] | None = None,
-                      before: deps.Before | None = None) -> None:
+                      before: deps.Before | None = None, m=None) -> None:
     """Rebuild `call_candidates` (one row per candidate of an ambiguous edge, with the
     candidate's symbol id) from `edges.candidates`: one set-wise statement, so it never
     drifts from the edges or from re-created symbols.
@@ -165,7 +165,9 @@ def _write_candidates(con, edge_ids: list[int] | None = None, changed: list[str]
     is gone, and rows naming a qualname defined in a changed file. The result is the same
     as a full rebuild. `before` (`deps.Before` of every changed file) names the edges and
     symbols that are gone: looked up by id instead of scanned for (an edge that has no
-    candidates now and is not gone was re-resolved, so it is among `edge_ids`)."""
+    candidates now and is not gone was re-resolved, so it is among `edge_ids`). `m`: the
+    run's model, whose symbols by qualname (`Model.with_qualnames`) stand for the symbols
+    table's when it holds them (the changed files' qualnames, the candidates' symbols)."""
     if edge_ids is None:
         store.run(con, "DELETE FROM call_candidates")
         store.run(con, """
@@ -189,19 +191,46 @@ def _write_candidates(con, edge_ids: list[int] | None = None, changed: list[str]
                     AND NOT EXISTS (SELECT 1 FROM symbols s WHERE s.symbol_id = c.symbol_id)"""
         prm = {}
     # the edges to redo into Python (no temporary table), then their rows deleted and rebuilt
-    redo = [r[0] for r in store.run_over(con, pa.table({"edge_id": store.arrow_array(edge_ids, pa.int64())}), f"""
-            SELECT edge_id FROM _wb_rows{gone}
+    if m is not None and m.with_qualnames(()) is not None:
+        defined = """
+            UNION SELECT edge_id FROM call_candidates WHERE qualname IN (SELECT unnest($quals::VARCHAR[]))"""
+        prm["quals"] = sorted({m.qual[i] for i in m.symbols_in(changed or [])})
+    else:
+        m = None
+        defined = """
             UNION SELECT c.edge_id FROM call_candidates c
                   JOIN (SELECT DISTINCT qualname FROM symbols WHERE list_contains($chg, path)) q
-                    ON q.qualname = c.qualname""", {"chg": changed or [], **prm})]
+                    ON q.qualname = c.qualname"""
+        prm["chg"] = changed or []
+    redo = [r[0] for r in store.run_over(con, pa.table({"edge_id": store.arrow_array(edge_ids, pa.int64())}), f"""
+            SELECT edge_id FROM _wb_rows{gone}{defined}""", prm)]
     if not redo:
         return
     ids = {"ids": sorted(redo)}
     store.run(con, "DELETE FROM call_candidates WHERE edge_id IN (SELECT unnest($ids::BIGINT[]))", ids)
-    store.run(con, """
-        INSERT INTO call_candidates
-        SELECT c.edge_id, c.q, s.symbol_id
-        FROM (SELECT edge_id, unnest(candidates) AS q FROM edges
-              WHERE candidates IS NOT NULL AND edge_id IN (SELECT unnest($ids::BIGINT[]))) c
-        LEFT JOIN symbols s ON s.qualname = c.q""", ids)
+    if m is None:
+        store.run(con, """
+            INSERT INTO call_candidates
+            SELECT c.edge_id, c.q, s.symbol_id
+            FROM (SELECT edge_id, unnest(candidates) AS q FROM edges
+                  WHERE candidates IS NOT NULL AND edge_id IN (SELECT unnest($ids::BIGINT[]))) c
+            LEFT JOIN symbols s ON s.qualname = c.q""", ids)
+        return
+    # the same rows, the candidates' symbols from the model: one per symbol of that
+    # qualname, or one without a symbol
+    cands = store.run(con, """SELECT edge_id, unnest(candidates) AS q FROM edges
+                              WHERE candidates IS NOT NULL AND edge_id IN (SELECT unnest($ids::BIGINT[]))""", ids)
+    if not cands:
+        return
+    held = m.with_qualnames({q for _, q in cands})
+    out_e, out_q, out_s = [], [], []
+    for eid, q in cands:
+        for sid in held.get(q) or (None,):
+            out_e.append(eid)
+            out_q.append(q)
+            out_s.append(sid)
+    store.run_over(con, pa.table({"edge_id": store.arrow_array(out_e, pa.int64()),
+                                  "qualname": store.arrow_array(out_q, pa.string()),
+                                  "symbol_id": store.arrow_array(out_s, pa.int64())}),
+                   "INSERT INTO call_candidates SELECT edge_id, qualname, symbol_id FROM _wb_rows")
 

@@ -284,6 +284,7 @@ class Python(Language):
         for s in (m.static, m.classmeth, m.prop):
             s.difference_update(ids)
         self._mark_decorated(m, [i for i in new if i in m.decos])
+        self._refresh_not_implemented(m, old_ext, ids, new)
         mods = old_ext.get("python")
         moved = {g[0]: m.file_module.get(g[5]) for g in gone if g[3] is None and g[1] == "module"}
         if mods is None or None in moved.values():
@@ -716,17 +717,45 @@ class Python(Language):
 
     @staticmethod
     def _not_implemented(m) -> frozenset:
-        """The symbols calling `NotImplementedError(...)` or raising it bare, read once
-        per model (a refresh starts `m.ext` empty: read again)."""
+        """The symbols calling `NotImplementedError(...)` or raising it bare (extracted
+        rows: callback rows, which resolution writes, do not count), read once per model;
+        a kept model's carried over from its last run (`_refresh_not_implemented`), with
+        the rows of the symbols added since read then."""
         got = m.ext.get("python.not_implemented")
         if got is None:
-            rows = m.con.execute("""SELECT src_id FROM edges
-                                    WHERE kind = 'calls' AND dst_name = 'NotImplementedError'
-                                    UNION
-                                    SELECT src_id FROM bindings
-                                    WHERE kind = 'raise' AND value = 'NotImplementedError'""").fetchall()
-            got = m.ext["python.not_implemented"] = frozenset(r[0] for r in rows)
+            base, first = m.ext.pop("python.not_implemented.kept", (None, None))
+            # symbol ids are handed out in increasing order: those from `first` on are the
+            # symbols of the files re-indexed since the set was read (a few, at the end of
+            # the tables, which DuckDB's zone maps skip to)
+            since = "" if base is None else "AND src_id >= $first"
+            rows = m.con.execute(f"""SELECT src_id FROM edges
+                                     WHERE kind = 'calls' AND dst_name = 'NotImplementedError'
+                                       AND resolution IS DISTINCT FROM 'callback' {since}
+                                     UNION
+                                     SELECT src_id FROM bindings
+                                     WHERE kind = 'raise' AND value = 'NotImplementedError' {since}""",
+                                 None if base is None else {"first": first}).fetchall()
+            got = frozenset(r[0] for r in rows)
+            if base is not None:
+                got |= base
+            m.ext["python.not_implemented"] = got
         return got
+
+    @staticmethod
+    def _refresh_not_implemented(m, old_ext, gone_ids: set, new: list[int]) -> None:
+        """`_not_implemented` of a kept model: the last run's set without the symbols gone,
+        and the first id of the symbols added since (`new`, and those of earlier runs
+        that never read the set), whose rows are read when the set is first needed."""
+        got = old_ext.get("python.not_implemented")
+        if got is not None:
+            first = None
+        else:
+            got, first = old_ext.get("python.not_implemented.kept", (None, None))
+            if got is None:
+                return
+        firsts = [f for f in (first, min(new, default=None)) if f is not None]
+        m.ext["python.not_implemented.kept"] = (got - gone_ids,
+                                                 min(firsts) if firsts else max(m.kind, default=0) + 1)
 
     def before_helper(self, m) -> None:
         self._not_implemented(m)
