@@ -18,6 +18,10 @@ entered the cycle, or how deep it was, so they are kept apart:
   resolver's unit is one file. (`Resolver.resolve_call` keeps a call's answer there too,
   under `("call", scope, text)`, for the calls written alike after it in the unit.)
 
+`passing` puts a key on the stack without keeping its result (`Flows.elements_of`: a
+container asked for again inside the evaluation of its own elements is cut like any
+other cycle).
+
 So the edges of a file get the same values whether every file is resolved or only that
 one (an incremental run), and in whatever order the files are taken: a clean result is
 used only where evaluating it again would give the same value (Tarjan's lowlinks over the
