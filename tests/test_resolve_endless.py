@@ -1,8 +1,8 @@
-"""An endless recursion through a container's elements (`x = tuple(x)`: the elements of
-`x` are its own elements) is cut by `Flows.elements_of` as soon as it repeats beyond the
-memo's depth limit with nothing memoised in between: the `RecursionError` Python's
-recursion limit would raise much deeper, at once. Edges come out the same as without the
-cut, on a small case and on real code."""
+"""A container whose elements are its own elements (`x = tuple(x)`, `args = list(args)`: the
+elements of `x` are those of `x`'s values, itself among them) is a cycle, cut by
+`Flows.elements_of` as the memo cuts any other (`Memo.passing`): asked again inside their
+own evaluation the elements are empty, so `x = tuple(x)` gives the elements of `x`'s other
+values. No deep recursion, no `RecursionError` left to the guess by name."""
 from __future__ import annotations
 
 import shutil
@@ -12,10 +12,9 @@ from pathlib import Path
 import workbench
 from workbench.resolve import evaluate, flows
 
-EDGES = """SELECT e.path, s.qualname, e.kind, e.dst_name, e.line, e.resolution, e.dst_qualname,
-                  e.candidates
-           FROM edges e LEFT JOIN symbols s ON s.symbol_id = e.src_id
-           WHERE e.kind <> 'contains' ORDER BY ALL"""
+CALLS = """SELECT s.qualname, e.dst_name, e.resolution, e.dst_qualname, e.candidates
+           FROM edges e JOIN symbols s ON s.symbol_id = e.src_id
+           WHERE e.kind = 'calls' ORDER BY ALL"""
 
 CASE = '''
 class Job:
@@ -23,7 +22,13 @@ class Job:
         return 1
 
 
+class Task:
+    def run(self):
+        return 2
+
+
 def jobs(value):
+    value = [Job(), Job()]
     value = tuple(value)
     for v in value:
         v.run()
@@ -31,6 +36,7 @@ def jobs(value):
 
 
 def rows(parts):
+    parts = [Task()]
     parts = sorted(parts)
     parts = list(parts)
     for p in parts:
@@ -43,71 +49,74 @@ def plain():
         j.run()
 '''
 
+# what each call evaluates to, read off the code: the elements of a rebound name are those
+# of its earlier values (`value = [Job(), Job()]` for `value = tuple(value)`)
+EXPECTED = [
+    ("mod.jobs", "Job", "local", "mod.Job", None),
+    ("mod.jobs", "Job", "local", "mod.Job", None),
+    ("mod.jobs", "tuple", "builtin", "tuple", None),
+    ("mod.jobs", "v.run", "inferred", "mod.Job.run", None),
+    ("mod.plain", "Job", "local", "mod.Job", None),
+    ("mod.plain", "Job", "local", "mod.Job", None),
+    ("mod.plain", "j.run", "inferred", "mod.Job.run", None),
+    ("mod.rows", "Task", "local", "mod.Task", None),
+    ("mod.rows", "list", "builtin", "list", None),
+    ("mod.rows", "p.run", "inferred", "mod.Task.run", None),
+    ("mod.rows", "sorted", "builtin", "sorted", None),
+]
 
-class _Never(dict):
-    """An `_deep_elements` that never sees a repetition: no cut."""
 
-    def get(self, key, default=None):
-        return None
-
-    def __setitem__(self, key, value):
-        pass
-
-    def __delitem__(self, key):
-        pass
-
-
-def _edges(root: Path, db: Path, cut: bool, monkeypatch, calls: list) -> list:
-    init = evaluate.Resolver.__init__
+def _index(root: Path, db: Path, monkeypatch, depths: list, errors: list) -> list:
     elements_of = flows.Flows.elements_of
-
-    def patched_init(self, *a, **k):
-        init(self, *a, **k)
-        if not cut:
-            self._deep_elements = _Never()
+    resolve_call = evaluate.Resolver.resolve_call
 
     def counted(self, v, depth):
-        calls.append(depth)
+        depths.append(depth)
         return elements_of(self, v, depth)
+
+    def noted(self, *a, **k):
+        try:
+            return resolve_call(self, *a, **k)
+        except RecursionError:
+            errors.append(a)
+            raise
     with monkeypatch.context() as mp:
-        mp.setattr(evaluate.Resolver, "__init__", patched_init)
         mp.setattr(flows.Flows, "elements_of", counted)
+        mp.setattr(evaluate.Resolver, "resolve_call", noted)
         wb = workbench.index(str(root), db=str(db), progress=False, jobs=1)
         try:
-            return wb.sql(EDGES).fetchall()
+            return wb.sql(CALLS).fetchall()
         finally:
             wb.close()
 
 
-def test_the_cut_gives_the_edges_of_the_full_recursion(tmp_path, monkeypatch):
+def test_a_container_rebound_to_its_own_elements_gives_its_earlier_values(tmp_path, monkeypatch):
     root = tmp_path / "case"
     root.mkdir()
     (root / "mod.py").write_text(CASE)
-    cut_calls: list = []
-    full_calls: list = []
-    with_cut = _edges(root, tmp_path / "a.duckdb", True, monkeypatch, cut_calls)
-    without = _edges(root, tmp_path / "b.duckdb", False, monkeypatch, full_calls)
-    assert with_cut == without
-    # the loop was there, and went on to the recursion limit only without the cut
-    assert max(full_calls) > 5 * evaluate.Resolver.MAX_DEPTH
-    assert max(cut_calls) <= 2 * evaluate.Resolver.MAX_DEPTH
-    assert len(cut_calls) < len(full_calls) / 3
-    # the call through `value` gets no evaluated target (the recursion error leaves it to
-    # the guess by name); a plain list's elements resolve
-    by_line = {(r[1], r[3]): r for r in with_cut if r[2] == "calls"}
-    assert by_line[("mod.plain", "j.run")][5:7] == ("inferred", "mod.Job.run")
-    assert by_line[("mod.jobs", "v.run")][5] == "name-unique"
+    depths: list = []
+    errors: list = []
+    got = _index(root, tmp_path / "a.duckdb", monkeypatch, depths, errors)
+    assert got == EXPECTED
+    # the cycle was met and cut where it closed, not at a depth or recursion limit
+    assert errors == []
+    assert depths and max(depths) <= 4
+    assert len(depths) < 60
 
 
-def test_the_cut_gives_the_edges_of_the_full_recursion_on_real_code(tmp_path, monkeypatch):
+def test_no_recursion_error_on_real_code(tmp_path, monkeypatch):
     lib = Path(sysconfig.get_paths()["stdlib"])
     root = tmp_path / "stdlib_part"
-    for name in ("email", "logging", "asyncio"):
-        shutil.copytree(lib / name, root / name, ignore=shutil.ignore_patterns("__pycache__"))
-    cut_calls: list = []
-    full_calls: list = []
-    with_cut = _edges(root, tmp_path / "a.duckdb", True, monkeypatch, cut_calls)
-    without = _edges(root, tmp_path / "b.duckdb", False, monkeypatch, full_calls)
-    assert max(full_calls) > 5 * evaluate.Resolver.MAX_DEPTH      # recursion errors were met
-    assert len(cut_calls) < len(full_calls)
-    assert with_cut == without
+    for name in ("ensurepip", "concurrent", "logging", "tokenize.py", "linecache.py"):
+        src = lib / name
+        if src.is_dir():
+            shutil.copytree(src, root / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            root.mkdir(exist_ok=True)
+            shutil.copy(src, root / name)
+    depths: list = []
+    errors: list = []
+    got = _index(root, tmp_path / "a.duckdb", monkeypatch, depths, errors)
+    assert got
+    assert errors == []          # before the cut, calls in these files met such recursion errors
+    assert max(depths) < 3 * evaluate.Resolver.MAX_DEPTH

@@ -72,9 +72,6 @@ class Resolver(Members, Flows):
         # `rules(fam)`: the `Language` rules of a family; called millions of times, so the
         # dict's own lookup (no Python frame)
         self.rules = _RulesOf().__getitem__
-        # container value -> (`Memo.stores`, stack height) where its elements are being
-        # evaluated beyond the depth limit (`Flows.elements_of`: an endless recursion)
-        self._deep_elements: dict[tuple, tuple[int, int]] = {}
 
     # ------------------------------------------------------------ public
     def callee_text(self, src_id: int, text: str, line: int | None) -> str:

@@ -22,6 +22,7 @@ from .values import (ARGS, BOUND, BUILTIN, BUILTIN_INST, CONTAINER, CONTAINER_CA
                      EMPTY, EXT, INST, LITERAL, MODULE, SYM, Param, declared_type, ordered)
 
 _NO: dict = {}      # the default of the model's dict-of-dicts lookups (read only: never filled)
+_HOLDERS = frozenset({CONTAINER, LITERAL, ARGS, ELEMENTS, INST})    # values `elements_of` looks into
 
 
 class Flows:
@@ -190,72 +191,59 @@ class Flows:
     def elements_of(self, v: tuple, depth: int) -> set:
         """Values stored in container value `v` (what iterating or indexing it gives).
 
-        Beyond the memo's depth limit evaluation no longer depends on the depth (every
-        depth-limited key not yet memoised for the unit counts as empty, no run-wide result
-        is used): asked again for `v` from inside its own evaluation with the memo
-        unchanged (`Memo.stores`) and no key computed in between (the same stack of keys),
-        the inner evaluation repeats the outer one, and so on until Python's recursion
-        limit. That `RecursionError` is raised at once (the caller's outcome is the same,
-        without the thousand frames: `x = tuple(x)`, whose elements are its own)."""
-        deep = depth > self.memo.max_depth
-        if deep:
-            memo = self.memo
-            stamp = (memo.stores, len(memo.frames))
-            active = self._deep_elements
-            prev = active.get(v)
-            if prev == stamp:
-                raise RecursionError("the elements of a container evaluate to themselves")
-            active[v] = stamp
-        try:
-            m = self.m
-            t = v[0]
-            if t == CONTAINER:
-                scope, name = v[1], v[2]
-                self.memo.read(scope)
-                if m.lazy:                    # incremental runs load bindings per file
-                    m.ensure_bindings(m.path.get(scope))
-                if name == "<yield>":
-                    out: set = set()
-                    for row in m.yields.get(scope, ()):
-                        out |= self.binding_values(row, depth + 1)
-                    return out
-                out = set()
-                span = v[3:]
-                for row in m.elements.get(scope, _NO).get(name, ()):
-                    if span and (row[6] is None or row[6] < span[0] or (span[1] is not None and row[6] >= span[1])):
-                        continue              # put in before or after the span (`container_span`)
+        Asked again for `v` inside their own evaluation, the elements of `v` are a cycle
+        (`x = tuple(x)`, `args = list(args)`: the elements of `x` are those of the values
+        `x` has, itself among them), cut as the memo cuts any other (`Memo.passing`): the
+        inner request gives nothing, so `x = tuple(x)` gives the elements of `x`'s other
+        values. The result is not memoised (mostly asked for once)."""
+        if v[0] not in _HOLDERS:
+            return set()
+        return self.memo.passing(("elems", v), depth, EMPTY, self._elements_of, v, depth)
+
+    def _elements_of(self, v: tuple, depth: int) -> set:
+        m = self.m
+        t = v[0]
+        if t == CONTAINER:
+            scope, name = v[1], v[2]
+            self.memo.read(scope)
+            if m.lazy:                    # incremental runs load bindings per file
+                m.ensure_bindings(m.path.get(scope))
+            if name == "<yield>":
+                out: set = set()
+                for row in m.yields.get(scope, ()):
                     out |= self.binding_values(row, depth + 1)
                 return out
-            if t == LITERAL:
-                items = literal_items(v[2]) or ()
-                out = set()
-                for it in items:
-                    out |= set(self.eval_text(v[1], it, depth=depth + 1)[0])
-                return out
-            if t == ARGS:
-                ps = self.params(v[1]) or []
-                if v[2] < len(ps):
-                    return self._arg_flows(v[1], v[2], ps[v[2]], depth + 1, rest=True)
-                return set()
-            if t == ELEMENTS:
-                out = set()
-                for x in ordered(self.eval_text(v[1], v[2], depth=depth + 1)[0]):
-                    out |= self.elements_of(x, depth + 1)
-                return out
-            if t == INST:
-                r = self.mro_lookup(v[1], "__iter__")
-                if r is not None and r[0] == SYM:
-                    out = set()
-                    for x in ordered(self.returns_of(r[1], depth + 1)):
-                        out |= self.elements_of(x, depth + 1)
-                    return out
+            out = set()
+            span = v[3:]
+            for row in m.elements.get(scope, _NO).get(name, ()):
+                if span and (row[6] is None or row[6] < span[0] or (span[1] is not None and row[6] >= span[1])):
+                    continue              # put in before or after the span (`container_span`)
+                out |= self.binding_values(row, depth + 1)
+            return out
+        if t == LITERAL:
+            items = literal_items(v[2]) or ()
+            out = set()
+            for it in items:
+                out |= set(self.eval_text(v[1], it, depth=depth + 1)[0])
+            return out
+        if t == ARGS:
+            ps = self.params(v[1]) or []
+            if v[2] < len(ps):
+                return self._arg_flows(v[1], v[2], ps[v[2]], depth + 1, rest=True)
             return set()
-        finally:
-            if deep:
-                if prev is None:
-                    del active[v]
-                else:
-                    active[v] = prev
+        if t == ELEMENTS:
+            out = set()
+            for x in ordered(self.eval_text(v[1], v[2], depth=depth + 1)[0]):
+                out |= self.elements_of(x, depth + 1)
+            return out
+        # INST: what its `__iter__` returns
+        r = self.mro_lookup(v[1], "__iter__")
+        if r is not None and r[0] == SYM:
+            out = set()
+            for x in ordered(self.returns_of(r[1], depth + 1)):
+                out |= self.elements_of(x, depth + 1)
+            return out
+        return set()
 
     # ------------------------------------------------------------ parameters
     def params(self, fn: int) -> list[Param] | None:

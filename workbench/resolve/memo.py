@@ -18,6 +18,10 @@ entered the cycle, or how deep it was, so they are kept apart:
   resolver's unit is one file. (`Resolver.resolve_call` keeps a call's answer there too,
   under `("call", scope, text)`, for the calls written alike after it in the unit.)
 
+`passing` puts a key on the stack without keeping its result (`Flows.elements_of`: a
+container asked for again inside the evaluation of its own elements is cut like any
+other cycle).
+
 So the edges of a file get the same values whether every file is resolved or only that
 one (an incremental run), and in whatever order the files are taken: a clean result is
 used only where evaluating it again would give the same value (Tarjan's lowlinks over the
@@ -36,7 +40,7 @@ class Memo:
     """Results by key, the stack of keys being computed, and the current unit's reads."""
 
     __slots__ = ("clean", "old", "max_clean", "local", "max_depth", "bit_of", "_pos", "frames", "_files",
-                 "_names", "_shared", "stores")
+                 "_names", "_shared")
 
     #: clean results kept per generation: ~200 bytes each plus their values. The standard
     #: library makes ~100,000 clean results; with 30,000 a full run evaluates 4% more
@@ -59,16 +63,11 @@ class Memo:
         # one object per distinct file set (a bit set over every file: ~280 bytes on the
         # standard library) and name set kept by clean results: few distinct ones, ~300,000 results
         self._shared: dict = {}
-        # changes of what a lookup finds (a result kept, moved or dropped): two moments
-        # with the same count and the same stack of keys being computed see the same memo
-        # (`Flows.elements_of` tells an endless recursion by it)
-        self.stores = 0
 
     # ---------------------------------------------------------------- units and reads
     def begin_unit(self) -> None:
         """Forget the results that depend on the order of evaluation (a new file)."""
         self.local.clear()
-        self.stores += 1
         self._files = 0
         self._names = set()
 
@@ -116,7 +115,6 @@ class Memo:
         there is the same as the clean hit it replaces: nothing is on the stack to taint,
         and its reads are already the unit's."""
         if not self.frames:
-            self.stores += 1
             got = self.clean.pop(key, None)
             if got is None:
                 got = self.old.pop(key, None)
@@ -126,7 +124,6 @@ class Memo:
     def clear(self) -> None:
         """Forget every result (evaluation is over: the memory, for what follows)."""
         self.clean, self.old, self.local, self._shared = {}, {}, {}, {}
-        self.stores += 1
 
     # ---------------------------------------------------------------- evaluation
     def __call__(self, key, depth: int | None, limited: bool, empty, fn, *args):
@@ -197,7 +194,6 @@ class Memo:
             if depth is not None and deepest > parent[3]:
                 parent[3] = deepest
         self._merge(files, names)
-        self.stores += 1
         if low < pos or tainted or cut_here:
             self.local[key] = res
         else:
@@ -210,8 +206,43 @@ class Memo:
             self._keep(key, (res, deepest - base, share(files, files), names))
         return res
 
+    def passing(self, key, depth: int, empty, fn, *args):
+        """`fn(*args)` evaluated under `key` on the stack, as `__call__` does, its result
+        kept nowhere (`Flows.elements_of`: a container's elements, asked for with many
+        values, mostly once each): `key` asked again inside its own evaluation is a cycle,
+        cut as any other (`empty`): the keys computed in between are kept for the unit
+        only (their lowlink), and what asks for `key` gets the same value whenever it asks
+        from outside the cycle, so it may be clean. The frame passes what was read, the
+        depth reached and a taint on to the key below."""
+        frames = self.frames
+        pos = self._pos.get(key)
+        if pos is not None:              # a cycle: `key` is being computed
+            top = frames[-1]
+            if pos < top[0]:
+                top[0] = pos
+            return empty
+        pos = len(frames)
+        frame = [pos, False, False, depth, 0, None]
+        self._pos[key] = pos
+        frames.append(frame)
+        try:
+            res = fn(*args)
+        finally:
+            del self._pos[key]
+            frames.pop()
+        low, tainted, _cut, deepest, files, names = frame
+        if frames:
+            parent = frames[-1]
+            if low < parent[0]:
+                parent[0] = low
+            if tainted:
+                parent[1] = True
+            if deepest > parent[3]:
+                parent[3] = deepest
+        self._merge(files, names)
+        return res
+
     def _keep(self, key, entry) -> None:
-        self.stores += 1
         clean = self.clean
         clean[key] = entry
         if len(clean) >= self.max_clean:  # a new generation: the old one is dropped
