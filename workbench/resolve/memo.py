@@ -177,23 +177,8 @@ class Memo:
         base = depth if depth is not None else 0
         k0 = key[0]
         frame = [pos, False, False, base, self.bit_of.get(k0 if k0.__class__ is int else key[1], 0), None]
-        self._pos[key] = pos
-        frames.append(frame)
-        try:
-            res = fn(*args)
-        finally:
-            del self._pos[key]
-            frames.pop()
+        res = self._on_stack(key, frame, depth is not None, fn, args)
         low, tainted, cut_here, deepest, files, names = frame
-        if frames:
-            parent = frames[-1]
-            if low < parent[0]:
-                parent[0] = low
-            if tainted:
-                parent[1] = True
-            if depth is not None and deepest > parent[3]:
-                parent[3] = deepest
-        self._merge(files, names)
         if low < pos or tainted or cut_here:
             self.local[key] = res
         else:
@@ -222,8 +207,14 @@ class Memo:
                 top[0] = pos
             return empty
         pos = len(frames)
-        frame = [pos, False, False, depth, 0, None]
-        self._pos[key] = pos
+        return self._on_stack(key, [pos, False, False, depth, 0, None], True, fn, args)
+
+    def _on_stack(self, key, frame: list, deep: bool, fn, args):
+        """`fn(*args)` with `key` on the stack of keys being computed (`frame`: its
+        lowlink, taint, cut, depth reached, files and names read); what the frame gathered
+        passes on to the key below it (its depth too, with `deep`)."""
+        frames = self.frames
+        self._pos[key] = frame[0]
         frames.append(frame)
         try:
             res = fn(*args)
@@ -237,7 +228,7 @@ class Memo:
                 parent[0] = low
             if tainted:
                 parent[1] = True
-            if deepest > parent[3]:
+            if deep and deepest > parent[3]:
                 parent[3] = deepest
         self._merge(files, names)
         return res
