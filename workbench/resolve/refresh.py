@@ -154,12 +154,7 @@ class Refresh:
                 kids[n] = [i]
             else:
                 got.append(i)
-        for key in touched_names:
-            lst = by_name.get(key)
-            if not lst:
-                by_name.pop(key, None)
-            else:
-                lst.sort(key=by_path)           # stable: ids within a file stay in order
+        _settle(by_name, touched_names, by_path)
         self._patch_by_qual(gone, new, gone_qual, by_path)
         old_ext, self.ext = self.ext, {}
         for rules in FAMILIES.values():
@@ -189,12 +184,7 @@ class Refresh:
             if parent[i] is not None:
                 by_qual[qual[i]].append(i)
                 touched.add(qual[i])
-        for q in touched:
-            lst = by_qual.get(q)
-            if not lst:
-                by_qual.pop(q, None)
-            else:
-                lst.sort(key=by_path)       # stable: ids within a file stay in order
+        _settle(by_qual, touched, by_path)
 
     def _refresh_imports(self, changed: list[str], old: set[int]) -> None:
         """The imports rows again: the kept rows of unchanged files, then the changed files'
@@ -329,3 +319,14 @@ class Refresh:
                 self.args_by_callee[key] = kept
         for key, add in fresh.items():          # callees nothing called before (complete only)
             self.args_by_callee[key] = add
+
+
+def _settle(index: dict, keys, by_path) -> None:
+    """The lists of `index` under `keys` after a patch: empty ones dropped, the others in
+    path order (a stable sort: ids within a file stay in order)."""
+    for key in keys:
+        lst = index.get(key)
+        if not lst:
+            index.pop(key, None)
+        else:
+            lst.sort(key=by_path)
