@@ -35,16 +35,21 @@ def _plain(obj):
     return obj
 
 
+def _without(obj, key: str, row=lambda d: True):
+    """`obj` with `key` left out of every dict (a row) `row` accepts, at any depth."""
+    if isinstance(obj, dict):
+        if key in obj and row(obj):
+            return {k: v for k, v in obj.items() if k != key}
+        return {k: _without(v, key, row) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_without(v, key, row) for v in obj]
+    return obj
+
+
 def _no_rid(obj):
     """Imports rows without their row id: DuckDB renumbers rows when it compacts a table
     after the run (a refresh reads the ids again, in its own transaction)."""
-    if isinstance(obj, dict) and "rid" in obj:
-        return {k: v for k, v in obj.items() if k != "rid"}
-    if isinstance(obj, dict):
-        return {k: _no_rid(v) for k, v in obj.items()}
-    if isinstance(obj, list):
-        return [_no_rid(v) for v in obj]
-    return obj
+    return _without(obj, "rid")
 
 
 _CORE = ("kind", "name", "qual", "parent", "path", "sig", "line", "fam", "bit_of", "decos",
@@ -66,13 +71,7 @@ def _check_same(kept_model: Model, con) -> None:
     known = kept_model._imports_current
 
     def current(obj):
-        if isinstance(obj, dict) and "resolved_path" in obj and known is not None and obj["path"] not in known:
-            return {k: v for k, v in obj.items() if k != "resolved_path"}
-        if isinstance(obj, dict):
-            return {k: current(v) for k, v in obj.items()}
-        if isinstance(obj, list):
-            return [current(v) for v in obj]
-        return obj
+        return _without(obj, "resolved_path", lambda row: known is not None and row["path"] not in known)
     for name in _CORE:
         a, b = (current(_no_rid(_plain(getattr(m, name)))) for m in (kept_model, fresh))
         if name == "imports":

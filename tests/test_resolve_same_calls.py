@@ -7,14 +7,11 @@ import shutil
 import sysconfig
 from pathlib import Path
 
-import workbench
 from workbench.resolve import evaluate
 
+from test_resolve_memo import _edges as index_edges
+
 ROOT = Path(__file__).resolve().parent.parent
-EDGES = """SELECT e.path, s.qualname, e.kind, e.dst_name, e.line, e.resolution, e.dst_qualname,
-                  e.candidates
-           FROM edges e LEFT JOIN symbols s ON s.symbol_id = e.src_id
-           WHERE e.kind <> 'contains' ORDER BY ALL"""
 
 CASE = '''
 class Store:
@@ -60,11 +57,7 @@ def _edges(root: Path, db: Path, monkeypatch, fresh: bool, asked: list) -> list:
                 self.memo.local.pop(key, None)      # evaluated afresh next time
     with monkeypatch.context() as mp:
         mp.setattr(evaluate.Resolver, "resolve_call", patched)
-        wb = workbench.index(str(root), db=str(db), progress=False, jobs=1)
-        try:
-            return wb.sql(EDGES).fetchall()
-        finally:
-            wb.close()
+        return index_edges(root, db)
 
 
 def _corpora(tmp_path: Path) -> list[Path]:
