@@ -34,7 +34,7 @@ from .members import Members
 from .memo import Memo
 from .model import Model
 from .values import (BUILTIN, BUILTIN_INST, CONTAINER, EMPTY, EXT, EXT_RESULT, INST, LITERAL,
-                     MODULE, SUPER, SYM, declared_type, ordered)
+                     MODULE, SUPER, SYM, VIEW, declared_type, ordered)
 
 _LITERAL_CONTAINERS = ("list", "tuple", "set", "dictionary", "array", "object")
 #: values of a module-level name whose subscripts functions may fill (`filled_inside`)
@@ -420,7 +420,7 @@ class Resolver(Members, Flows):
             vals, _ = self.eval_text(scope, value, depth=depth + 1)
             out = set()
             for v in ordered(vals):
-                out |= self.elements_of(v, depth + 1)
+                out |= self.iter_values(v, depth + 1)
             return out
         if kind in ("unpack", "iter_unpack"):     # `a, b = f, g`: item `slot` of the value
             slot = int(name.rpartition("#")[2] or 0)
@@ -428,7 +428,7 @@ class Resolver(Members, Flows):
             if kind == "iter_unpack":         # `for a, b in v`: of each element of the value
                 elems: set = set()
                 for v in ordered(vals):
-                    elems |= self.elements_of(v, depth + 1)
+                    elems |= self.iter_values(v, depth + 1)
                 vals = elems
             out = set()
             for v in ordered(vals):
@@ -436,6 +436,9 @@ class Resolver(Members, Flows):
                     items = literal_items(v[2]) or ()
                     if slot < len(items):
                         out |= set(self.eval_text(v[1], items[slot], depth=depth + 1)[0])
+                elif v[0] == VIEW and v[2] == "pair":     # `for k, f in d.items()`
+                    if slot < 2:
+                        out |= self.elements_of((VIEW, v[1], "values" if slot else "keys"), depth + 1)
                 else:
                     out |= self.elements_of(v, depth + 1)
             return out
