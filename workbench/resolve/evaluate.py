@@ -33,7 +33,7 @@ from .lang import rules_of
 from .members import Members
 from .memo import Memo
 from .model import Model
-from .values import (BUILTIN, BUILTIN_INST, CONTAINER, EMPTY, EXT, EXT_RESULT, INST, LITERAL,
+from .values import (ARGS, BUILTIN, BUILTIN_INST, CONTAINER, EMPTY, EXT, EXT_RESULT, INST, LITERAL,
                      MODULE, SUPER, SYM, VIEW, declared_type, ordered)
 
 _LITERAL_CONTAINERS = ("list", "tuple", "set", "dictionary", "array", "object")
@@ -269,7 +269,10 @@ class Resolver(Members, Flows):
                     nv = set(vals)    # a slice, `xs[::-1]`: the container, not an element
                 else:
                     for v in ordered(vals):
-                        nv |= self.elements_of(v, depth)
+                        if v[0] == ARGS and ix.isdigit():     # `args[1]`: that argument
+                            nv |= self.arg_at(v[1], v[2] + int(ix), depth + 1)
+                        else:
+                            nv |= self.elements_of(v, depth)
                 if how not in ("builtin", "external"):
                     how = "inferred"
             vals = frozenset(nv)
@@ -439,6 +442,8 @@ class Resolver(Members, Flows):
                 elif v[0] == VIEW and v[2] == "pair":     # `for k, f in d.items()`
                     if slot < 2:
                         out |= self.elements_of((VIEW, v[1], "values" if slot else "keys"), depth + 1)
+                elif v[0] == ARGS:            # a stored `*item`: the argument in that place
+                    out |= self.arg_at(v[1], v[2] + slot, depth + 1)
                 else:
                     out |= self.elements_of(v, depth + 1)
             return out

@@ -23,6 +23,8 @@ from .values import (ARGS, BOUND, BUILTIN, BUILTIN_INST, CONTAINER, CONTAINER_CA
 
 _NO: dict = {}      # the default of the model's dict-of-dicts lookups (read only: never filled)
 _HOLDERS = frozenset({CONTAINER, LITERAL, ARGS, ELEMENTS, INST, VIEW})    # values `elements_of` looks into
+#: a parameter taking positional arguments only (`arg_at`: no keyword nor `**` matches it)
+_POSITIONAL = Param("", kind="var")
 #: a mapping's methods returning a view of it (`VIEW`)
 _VIEWS = frozenset({"keys", "values", "items"})
 
@@ -390,6 +392,11 @@ class Flows:
             elif p.kind == "var":
                 vals.add((ARGS, fn, idx))     # *args: the positional arguments from idx on
         return frozenset(v for v in vals if v[0] != BUILTIN_INST or len(vals) == 1)
+
+    def arg_at(self, fn: int, idx: int, depth: int) -> set:
+        """Values passed to `fn` in position `idx` (counting an explicit `self`) at its
+        evident call sites: one slot of its `*args` tuple (`ARGS`), the others kept apart."""
+        return self._arg_flows(fn, idx, _POSITIONAL, depth)
 
     def _arg_flows(self, fn: int, idx: int, p: Param, depth: int, rest: bool = False) -> set:
         """Values passed to parameter `p` (position `idx`) of `fn` at its evident call sites."""
