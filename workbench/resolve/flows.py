@@ -272,9 +272,13 @@ class Flows:
             return set()
         out: set = set()
         for scope, text in texts:
-            if text[:1] != "{" or text[-1:] != "}" or match_bracket(text, 0) != len(text):
+            if text[:1] != "{":
                 continue
-            for part in split_top(text[1:-1], (",",)):
+            if match_bracket(text, 0) == len(text):
+                parts = split_top(text[1:-1], (",",))
+            else:                         # cut at 200 characters: the pairs written whole
+                parts = split_top(text[1:], (",",))[:-1]
+            for part in parts:
                 kv = split_top(part, (":",))
                 if len(kv) == 2:
                     out |= self.eval_text(scope, kv[0], depth=depth + 1)[0]

@@ -650,11 +650,12 @@ class Python(Language):
         return vtype == "call" and _MAPPING_CALL.match(value) is not None
 
     def mapping_literal(self, text):
-        if text[:1] != "{" or text[-1:] != "}":
+        if text[:1] != "{":
             return False
         if text == "{}":
             return True
-        parts = split_top(text[1:-1], (",",))
+        # a literal's text is cut at 200 characters: the first item says
+        parts = split_top(text[1:-1] if match_bracket(text, 0) == len(text) else text[1:], (",",))
         return bool(parts) and (len(split_top(parts[0], (":",))) == 2 or parts[0].startswith("**"))
 
     # ---------------------------------------------------------------- calls and classes
