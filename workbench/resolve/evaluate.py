@@ -24,6 +24,7 @@ themselves (`filled_inside`: a registry filled by a `register` decorator).
 """
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
 from .exprs import alternatives, literal_items, parse_chain, split_top
@@ -40,6 +41,17 @@ _LITERAL_CONTAINERS = ("list", "tuple", "set", "dictionary", "array", "object")
 #: values of a module-level name whose subscripts functions may fill (`filled_inside`)
 _FILLABLE = (LITERAL, BUILTIN_INST)
 _NO: dict = {}      # the default of the model's dict-of-dicts lookups (read only: never filled)
+#: binding kinds whose value may read the name they bind (`x = [x]`, `for x in x.kids`)
+_REBINDS = frozenset({"assign", "unpack", "iter", "iter_unpack", "with"})
+#: the first character of a name read as what it held before its rebinding (`prior_values`):
+#: a letter no identifier of real code starts with
+PRIOR = "\u1d56"
+# name -> the pattern finding it as a name read in a value text (`_from_prior`)
+_PRIOR_RES: dict = {}
+
+
+def _mark_prior(mt) -> str:
+    return mt.group(1) or PRIOR + mt.group(0)
 
 
 class _RulesOf(dict):
@@ -281,6 +293,8 @@ class Resolver(Members, Flows):
     # ------------------------------------------------------------ names
     def lookup(self, scope: int, name: str, depth: int = 0):
         """Values a bare name has in `scope` (lexical scoping of the scope's language)."""
+        if name[0] == PRIOR:              # a name rebound from itself: what it held before
+            return self.prior_values(scope, name[1:], depth)
         m = self.m
         fam = m.fam.get(scope)
         rules = self.rules(fam)
@@ -338,6 +352,8 @@ class Resolver(Members, Flows):
             for row in rows:
                 if skip and rules.skip_binding(self, s, name, row):
                     continue
+                if name in (row[3] or "") and row[1] in _REBINDS:
+                    row = self._from_prior(row, name)
                 vals |= self.binding_values(row, depth)
             how = how or "inferred"
         imps = m.imports_by_scope.get(s, _NO).get(name)
@@ -366,6 +382,64 @@ class Resolver(Members, Flows):
                 return EMPTY, "unresolved"
             return None
         return frozenset(vals), how or "inferred"
+
+    def _from_prior(self, row: tuple, name: str) -> tuple:
+        """Binding row `row` of `name` with `name` in its value read as what the name held
+        before (`x = [x]`, `fs = set(fs)`: `PRIOR` + name, `prior_values`), or `row` itself
+        when its value does not read the name (only a text holding it as an attribute, a
+        keyword or inside a string)."""
+        rx = _PRIOR_RES.get(name)
+        if rx is None:
+            rx = _PRIOR_RES[name] = re.compile(
+                r"""("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|(?<![\w.$])""" + re.escape(name)
+                + r"(?![\w$])(?!\s*=(?!=))")
+        value = rx.sub(_mark_prior, row[3])
+        if value == row[3]:
+            return row
+        return row[:3] + (value,) + row[4:]
+
+    def prior_values(self, scope: int, name: str, depth: int):
+        """(values, how) of `name`, bound in `scope` or a scope around it, leaving out its
+        bindings that read the name itself: its other bindings, the definitions and imports
+        of that name there, and, for a parameter, the arguments passed; in a class body or
+        a module with nothing of that, the name of the scopes around (`x = x` in a class
+        body reads the module's `x`). Flow-insensitive as the rest: `x = [x]` in one
+        branch and `x = list(x)` in another both read the parameter's arguments."""
+        m = self.m
+        s = scope
+        while s is not None:
+            if m.lazy:                    # incremental runs load bindings per file
+                m.ensure_bindings(m.path.get(s))
+            self.memo.read(s)
+            rows = m.binds.get(s, _NO).get(name)
+            if rows:
+                break
+            s = m.ns(m.parent.get(s))
+        if s is None:
+            return self.lookup(scope, name, depth)
+        vals: set = set()
+        rules = self.rules(m.fam.get(s))
+        for row in rows:
+            if not (name in (row[3] or "") and row[1] in _REBINDS and self._from_prior(row, name) is not row):
+                if not (rules.require_imports and rules.skip_binding(self, s, name, row)):
+                    vals |= self.binding_values(row, depth)
+        for d in m.children.get(s, _NO).get(name, ()):
+            if m.kind.get(d) in NAMESPACE_KINDS:
+                vals |= self.def_values(d, depth)
+        for row in m.imports_by_scope.get(s, _NO).get(name, ()):
+            vals |= self.import_values(row, depth)[0]
+        k = m.kind.get(s)
+        if k in FUNCTION_KINDS:
+            pv = self.param_values(s, name, depth)
+            if pv is not None:
+                vals |= pv[0]
+        elif not vals:
+            outer = m.ns(m.parent.get(s))
+            if outer is not None:
+                return self.lookup(outer, name, depth)
+            got = rules.global_value(self, s, m.module_of(s), name, depth)
+            return got if got is not None else (EMPTY, "unresolved")
+        return frozenset(vals), "inferred"
 
     def filled_inside(self, mod: int, name: str) -> list:
         """The containers the functions of module `mod` fill under `name` without binding
