@@ -46,6 +46,12 @@ _REBINDS = frozenset({"assign", "unpack", "iter", "iter_unpack", "with"})
 #: the first character of a name read as what it held before its rebinding (`prior_values`):
 #: a letter no identifier of real code starts with
 PRIOR = "\u1d56"
+#: the same, the parameter's arguments included (`prior_values`)
+PRIOR_ARGS = "\u1d43"
+_PRIORS = frozenset({PRIOR, PRIOR_ARGS})
+#: a value making a container of one name (marked `PRIOR`): `[x]`, `(x,)`, `list(x)`, ...
+_WRAPS = re.compile("\\[\u1d56[\\w$]+\\]|\\(\u1d56[\\w$]+,\\)|"
+                    "(?:list|tuple|set|frozenset|sorted|reversed|iter)\\(\u1d56[\\w$]+\\)")
 # name -> the pattern finding it as a name read in a value text (`_from_prior`)
 _PRIOR_RES: dict = {}
 
@@ -293,8 +299,8 @@ class Resolver(Members, Flows):
     # ------------------------------------------------------------ names
     def lookup(self, scope: int, name: str, depth: int = 0):
         """Values a bare name has in `scope` (lexical scoping of the scope's language)."""
-        if name[0] == PRIOR:              # a name rebound from itself: what it held before
-            return self.prior_values(scope, name[1:], depth)
+        if name[0] in _PRIORS:            # a name rebound from itself: what it held before
+            return self.prior_values(scope, name[1:], depth, name[0] == PRIOR_ARGS)
         m = self.m
         fam = m.fam.get(scope)
         rules = self.rules(fam)
@@ -396,15 +402,25 @@ class Resolver(Members, Flows):
         value = rx.sub(_mark_prior, row[3])
         if value == row[3]:
             return row
+        if _WRAPS.fullmatch(value) and value.count(PRIOR) == 1:
+            # a container made of the name (`[x]`, `list(x)`): its elements are asked for
+            # only when it is iterated, so what came in, the arguments, can be read then
+            value = value.replace(PRIOR, PRIOR_ARGS)
         return row[:3] + (value,) + row[4:]
 
-    def prior_values(self, scope: int, name: str, depth: int):
+    def prior_values(self, scope: int, name: str, depth: int, args: bool = False):
         """(values, how) of `name`, bound in `scope` or a scope around it, leaving out its
         bindings that read the name itself: its other bindings, the definitions and imports
-        of that name there, and, for a parameter, the arguments passed; in a class body or
-        a module with nothing of that, the name of the scopes around (`x = x` in a class
-        body reads the module's `x`). Flow-insensitive as the rest: `x = [x]` in one
-        branch and `x = list(x)` in another both read the parameter's arguments."""
+        of that name there, and, with `args`, for a parameter, the arguments passed; in a
+        class body or a module with nothing of that, the name of the scopes around (`x = x`
+        in a class body reads the module's `x`). Flow-insensitive as the rest: `x = [x]` in
+        one branch and `x = list(x)` in another both read the parameter's arguments.
+
+        The arguments are read only for a container made of the name (`[x]`, `list(x)`,
+        `set(x)`: `_WRAPS`), whose elements are evaluated when iterated: read for every
+        `path = os.fspath(path)` as it is evaluated, the call sites of each such function
+        across the repository are evaluated too, and the value cycles they close cut
+        other calls of the file (`os.fsencode` in `ntpath` lost its target that way)."""
         m = self.m
         s = scope
         while s is not None:
@@ -430,9 +446,10 @@ class Resolver(Members, Flows):
             vals |= self.import_values(row, depth)[0]
         k = m.kind.get(s)
         if k in FUNCTION_KINDS:
-            pv = self.param_values(s, name, depth)
-            if pv is not None:
-                vals |= pv[0]
+            if args:
+                pv = self.param_values(s, name, depth)
+                if pv is not None:
+                    vals |= pv[0]
         elif not vals:
             outer = m.ns(m.parent.get(s))
             if outer is not None:
