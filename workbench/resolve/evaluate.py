@@ -18,6 +18,9 @@ here) and import nothing of this module or of any language module.
 `export=True` switches on the call-graph export's semantics: a decorated function's
 name evaluates to what its decorators return (the wrapper), not to the function.
 
+A binding reading the name it binds (`x = [x]`, `fs = set(fs)`) reads there what the name
+held before (`prior_values`: the name marked in the value's text, `_from_prior`).
+
 A module-level name whose value is a literal or a builtin type's instance also holds what
 the module's functions put in it by subscript or `append` without binding the name
 themselves (`filled_inside`: a registry filled by a `register` decorator).
@@ -87,6 +90,11 @@ class Resolver(Members, Flows):
         self._by_sig: dict[str, dict] = defaultdict(dict)
         # module -> name -> the functions filling that module-level container (`filled_inside`)
         self._fills: dict[int, dict] = {}
+        # (scope, name) -> its binding rows, those reading the name read as `_from_prior`
+        # rewrites them (`_rebind`)
+        self._rebound: dict[tuple, list] = {}
+        # (scope, name) of a container -> whether it is a mapping (`Flows.is_mapping`)
+        self._mapping: dict[tuple, bool] = {}
         # `rules(fam)`: the `Language` rules of a family; called millions of times, so the
         # dict's own lookup (no Python frame)
         self.rules = _RulesOf().__getitem__
@@ -350,6 +358,7 @@ class Resolver(Members, Flows):
             m.ensure_bindings(m.path.get(s))
         rows = m.binds.get(s, _NO).get(name)
         if rows:
+            rows = self._rebound.get((s, name)) or self._rebind(s, name, rows)
             if rules.declared_types_win:
                 declared = [r for r in rows if r[1] == "declare"]
                 if declared:
@@ -358,8 +367,6 @@ class Resolver(Members, Flows):
             for row in rows:
                 if skip and rules.skip_binding(self, s, name, row):
                     continue
-                if name in (row[3] or "") and row[1] in _REBINDS:
-                    row = self._from_prior(row, name)
                 vals |= self.binding_values(row, depth)
             how = how or "inferred"
         imps = m.imports_by_scope.get(s, _NO).get(name)
@@ -388,6 +395,14 @@ class Resolver(Members, Flows):
                 return EMPTY, "unresolved"
             return None
         return frozenset(vals), how or "inferred"
+
+    def _rebind(self, s: int, name: str, rows: list) -> list:
+        """The binding rows of `name` in scope `s`, those reading the name itself read as
+        `_from_prior` rewrites them; kept per scope and name for the run."""
+        got = [self._from_prior(r, name) if r[1] in _REBINDS and name in (r[3] or "") else r
+               for r in rows]
+        self._rebound[(s, name)] = got
+        return got
 
     def _from_prior(self, row: tuple, name: str) -> tuple:
         """Binding row `row` of `name` with `name` in its value read as what the name held
@@ -435,10 +450,9 @@ class Resolver(Members, Flows):
             return self.lookup(scope, name, depth)
         vals: set = set()
         rules = self.rules(m.fam.get(s))
-        for row in rows:
-            if not (name in (row[3] or "") and row[1] in _REBINDS and self._from_prior(row, name) is not row):
-                if not (rules.require_imports and rules.skip_binding(self, s, name, row)):
-                    vals |= self.binding_values(row, depth)
+        for row, own in zip(rows, self._rebound.get((s, name)) or self._rebind(s, name, rows)):
+            if own is row and not (rules.require_imports and rules.skip_binding(self, s, name, row)):
+                vals |= self.binding_values(row, depth)
         for d in m.children.get(s, _NO).get(name, ()):
             if m.kind.get(d) in NAMESPACE_KINDS:
                 vals |= self.def_values(d, depth)

@@ -4,7 +4,9 @@
 What calling a value runs (`call_target`) and returns (`call_result`, `returns_of`: its
 return and yield rows, else its declared return type; `classmethod_result`: an inherited
 alternate constructor called through a subclass), what a container holds
-(`elements_of`: element rows, literals, generators, `*args`, `__iter__`), a function's
+(`elements_of`: element rows, literals, generators, `*args`, `__iter__`, a mapping's views)
+and what iterating it gives (`iter_values`: a mapping's keys, `keys_of`, when
+`is_mapping` says it is one), one position of a stored `*args` tuple (`arg_at`), a function's
 parameters (`params`, parsed once per signature) and their values (`param_values`: an
 annotation, a default, or the arguments passed at the evident call sites, `_arg_flows`),
 and the repository functions a call hands to a builtin that calls them
@@ -238,24 +240,32 @@ class Flows:
             if any(rules.makes_mapping(r) for r in rows):
                 return True
             return any(rules.makes_mapping(r) for r in m.binds.get(cls, _NO).get(attr, ()))
-        s = scope
-        while s is not None:
-            if m.lazy:                    # incremental runs load bindings per file
-                m.ensure_bindings(m.path.get(s))
-            self.memo.read(s)
-            rows = m.binds.get(s, _NO).get(name)
-            if rows:
-                return any(rules.makes_mapping(r) for r in rows if r[1] == "assign")
-            s = m.ns(m.parent.get(s))
-        return False
+        # the scopes walked are `scope` and those around it, all of its file
+        self.memo.read(scope)
+        got = self._mapping.get((scope, name))
+        if got is None:
+            got = False
+            s = scope
+            while s is not None:
+                if m.lazy:                    # incremental runs load bindings per file
+                    m.ensure_bindings(m.path.get(s))
+                rows = m.binds.get(s, _NO).get(name)
+                if rows:
+                    got = any(rules.makes_mapping(r) for r in rows if r[1] == "assign")
+                    break
+                s = m.ns(m.parent.get(s))
+            self._mapping[(scope, name)] = got
+        return got
 
     def keys_of(self, v: tuple, depth: int) -> set:
         """The keys of mapping value `v` the code makes evident: those of the dict literals
         it was assigned (keys put in by `d[k] = f` are not recorded)."""
         m = self.m
+        if v[0] not in (LITERAL, CONTAINER) or not self.rules(m.fam.get(v[1])).iterates_mapping_keys:
+            return set()              # (a JavaScript object literal's keys are no expressions)
         if v[0] == LITERAL:
             texts = [(v[1], v[2])]
-        elif v[0] == CONTAINER:
+        else:
             texts = []
             if "." not in v[2]:
                 s = v[1]
@@ -268,8 +278,6 @@ class Flows:
                         texts = [(s, split_top(r[3] or "", (" = ",))[-1]) for r in rows if r[1] == "assign"]
                         break
                     s = m.ns(m.parent.get(s))
-        else:
-            return set()
         out: set = set()
         for scope, text in texts:
             if text[:1] != "{":
@@ -292,7 +300,7 @@ class Flows:
             if what == "values":
                 return self.elements_of(c, depth + 1)
             if what == "keys":
-                return self.keys_of(c, depth + 1) if c[0] in (CONTAINER, LITERAL) else set()
+                return self.keys_of(c, depth + 1)
             if what == "items":
                 return {(VIEW, c, "pair")}
             # a pair (`kv` in `for kv in d.items()`): its key and its value
