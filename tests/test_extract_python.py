@@ -190,3 +190,21 @@ def test_bindings_of_for_tuple_targets_and_extend():
     assert got == [("extend", "calls", "more", 6), ("extend", "q", "[run]", 7),
                    ("iter_unpack", "args#1", "calls", 2), ("iter_unpack", "f#0", "calls", 8),
                    ("iter_unpack", "fn#0", "calls", 2), ("iter_unpack", "x#1", "calls", 8)]
+
+
+def test_bindings_of_slice_assignment_are_extend_rows():
+    """`xs[:0] = [f]` puts the elements of the value in (`extend`, as `inspect.getcomments`
+    gathers lines); `d[k] = f` stays one element, a `:` inside a string key too."""
+    from workbench.extract import extract_file
+    from workbench.languages import SPECS
+    src = (b"def fill(d, xs, k, f, g, ys):\n"
+           b"    d[k] = f\n"
+           b"    d['a:b'] = g\n"
+           b"    xs[:0] = [f]\n"
+           b"    xs[1:] = ys\n"
+           b"    d.t[::2] = ys\n"
+           b"    d.t[k] = g\n")
+    rows = extract_file("m.py", src, SPECS["python"])
+    got = sorted((b[1], b[2], b[3], b[6]) for b in rows.bindings if b[1] in ("element", "extend"))
+    assert got == [("element", "d", "f", 2), ("element", "d", "g", 3), ("element", "d.t", "g", 7),
+                   ("extend", "d.t", "ys", 6), ("extend", "xs", "[f]", 4), ("extend", "xs", "ys", 5)]

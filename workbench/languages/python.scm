@@ -78,8 +78,16 @@
   right: [(list (_) @bind.value) (tuple (_) @bind.value) (set (_) @bind.value)]) @bind.element
 (augmented_assignment left: (identifier) @bind.target
   right: [(list (_) @bind.value) (tuple (_) @bind.value)]) @bind.element
-(assignment left: (subscript value: (identifier) @bind.target) right: (_) @bind.value) @bind.element
-(assignment left: (subscript value: (attribute) @bind.target) right: (_) @bind.value) @bind.element
+; `d[k] = f`: an element; `xs[:0] = [f]`, a slice (a `:` inside the brackets before any
+; quote or bracket): the elements of the value are elements
+(assignment left: (subscript value: (identifier) @bind.target) @_lhs right: (_) @bind.value
+  (#not-match? @_lhs "^[^\\[]*\\[[^]\"'([{]*:")) @bind.element
+(assignment left: (subscript value: (attribute) @bind.target) @_lhs right: (_) @bind.value
+  (#not-match? @_lhs "^[^\\[]*\\[[^]\"'([{]*:")) @bind.element
+(assignment left: (subscript value: (identifier) @bind.target) @_lhs right: (_) @bind.value
+  (#match? @_lhs "^[^\\[]*\\[[^]\"'([{]*:")) @bind.extend
+(assignment left: (subscript value: (attribute) @bind.target) @_lhs right: (_) @bind.value
+  (#match? @_lhs "^[^\\[]*\\[[^]\"'([{]*:")) @bind.extend
 (call function: (attribute object: [(identifier) (attribute)] @bind.target
                           attribute: (identifier) @_m (#any-of? @_m "append" "appendleft" "add" "insert" "setdefault"))
   arguments: (argument_list (_) @bind.value .)) @bind.element

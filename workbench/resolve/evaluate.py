@@ -18,12 +18,16 @@ here) and import nothing of this module or of any language module.
 `export=True` switches on the call-graph export's semantics: a decorated function's
 name evaluates to what its decorators return (the wrapper), not to the function.
 
+A binding reading the name it binds (`x = [x]`, `fs = set(fs)`) reads there what the name
+held before (`prior_values`: the name marked in the value's text, `_from_prior`).
+
 A module-level name whose value is a literal or a builtin type's instance also holds what
 the module's functions put in it by subscript or `append` without binding the name
 themselves (`filled_inside`: a registry filled by a `register` decorator).
 """
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 
 from .exprs import alternatives, literal_items, parse_chain, split_top
@@ -33,13 +37,30 @@ from .lang import rules_of
 from .members import Members
 from .memo import Memo
 from .model import Model
-from .values import (BUILTIN, BUILTIN_INST, CONTAINER, EMPTY, EXT, EXT_RESULT, INST, LITERAL,
-                     MODULE, SUPER, SYM, declared_type, ordered)
+from .values import (ARGS, BUILTIN, BUILTIN_INST, CONTAINER, EMPTY, EXT, EXT_RESULT, INST, LITERAL,
+                     MODULE, SUPER, SYM, VIEW, declared_type, ordered)
 
 _LITERAL_CONTAINERS = ("list", "tuple", "set", "dictionary", "array", "object")
 #: values of a module-level name whose subscripts functions may fill (`filled_inside`)
 _FILLABLE = (LITERAL, BUILTIN_INST)
 _NO: dict = {}      # the default of the model's dict-of-dicts lookups (read only: never filled)
+#: binding kinds whose value may read the name they bind (`x = [x]`, `for x in x.kids`)
+_REBINDS = frozenset({"assign", "unpack", "iter", "iter_unpack", "with"})
+#: the first character of a name read as what it held before its rebinding (`prior_values`):
+#: a letter no identifier of real code starts with
+PRIOR = "\u1d56"
+#: the same, the parameter's arguments included (`prior_values`)
+PRIOR_ARGS = "\u1d43"
+_PRIORS = frozenset({PRIOR, PRIOR_ARGS})
+#: a value making a container of one name (marked `PRIOR`): `[x]`, `(x,)`, `list(x)`, ...
+_WRAPS = re.compile("\\[\u1d56[\\w$]+\\]|\\(\u1d56[\\w$]+,\\)|"
+                    "(?:list|tuple|set|frozenset|sorted|reversed|iter)\\(\u1d56[\\w$]+\\)")
+# name -> the pattern finding it as a name read in a value text (`_from_prior`)
+_PRIOR_RES: dict = {}
+
+
+def _mark_prior(mt) -> str:
+    return mt.group(1) or PRIOR + mt.group(0)
 
 
 class _RulesOf(dict):
@@ -69,6 +90,11 @@ class Resolver(Members, Flows):
         self._by_sig: dict[str, dict] = defaultdict(dict)
         # module -> name -> the functions filling that module-level container (`filled_inside`)
         self._fills: dict[int, dict] = {}
+        # (scope, name) -> its binding rows, those reading the name read as `_from_prior`
+        # rewrites them (`_rebind`)
+        self._rebound: dict[tuple, list] = {}
+        # (scope, name) of a container -> whether it is a mapping (`Flows.is_mapping`)
+        self._mapping: dict[tuple, bool] = {}
         # `rules(fam)`: the `Language` rules of a family; called millions of times, so the
         # dict's own lookup (no Python frame)
         self.rules = _RulesOf().__getitem__
@@ -269,7 +295,10 @@ class Resolver(Members, Flows):
                     nv = set(vals)    # a slice, `xs[::-1]`: the container, not an element
                 else:
                     for v in ordered(vals):
-                        nv |= self.elements_of(v, depth)
+                        if v[0] == ARGS and ix.isdigit():     # `args[1]`: that argument
+                            nv |= self.arg_at(v[1], v[2] + int(ix), depth + 1)
+                        else:
+                            nv |= self.elements_of(v, depth)
                 if how not in ("builtin", "external"):
                     how = "inferred"
             vals = frozenset(nv)
@@ -278,6 +307,8 @@ class Resolver(Members, Flows):
     # ------------------------------------------------------------ names
     def lookup(self, scope: int, name: str, depth: int = 0):
         """Values a bare name has in `scope` (lexical scoping of the scope's language)."""
+        if name[0] in _PRIORS:            # a name rebound from itself: what it held before
+            return self.prior_values(scope, name[1:], depth, name[0] == PRIOR_ARGS)
         m = self.m
         fam = m.fam.get(scope)
         rules = self.rules(fam)
@@ -327,6 +358,7 @@ class Resolver(Members, Flows):
             m.ensure_bindings(m.path.get(s))
         rows = m.binds.get(s, _NO).get(name)
         if rows:
+            rows = self._rebound.get((s, name)) or self._rebind(s, name, rows)
             if rules.declared_types_win:
                 declared = [r for r in rows if r[1] == "declare"]
                 if declared:
@@ -363,6 +395,82 @@ class Resolver(Members, Flows):
                 return EMPTY, "unresolved"
             return None
         return frozenset(vals), how or "inferred"
+
+    def _rebind(self, s: int, name: str, rows: list) -> list:
+        """The binding rows of `name` in scope `s`, those reading the name itself read as
+        `_from_prior` rewrites them; kept per scope and name for the run."""
+        got = [self._from_prior(r, name) if r[1] in _REBINDS and name in (r[3] or "") else r
+               for r in rows]
+        self._rebound[(s, name)] = got
+        return got
+
+    def _from_prior(self, row: tuple, name: str) -> tuple:
+        """Binding row `row` of `name` with `name` in its value read as what the name held
+        before (`x = [x]`, `fs = set(fs)`: `PRIOR` + name, `prior_values`), or `row` itself
+        when its value does not read the name (only a text holding it as an attribute, a
+        keyword or inside a string)."""
+        rx = _PRIOR_RES.get(name)
+        if rx is None:
+            rx = _PRIOR_RES[name] = re.compile(
+                r"""("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|(?<![\w.$])""" + re.escape(name)
+                + r"(?![\w$])(?!\s*=(?!=))")
+        value = rx.sub(_mark_prior, row[3])
+        if value == row[3]:
+            return row
+        if _WRAPS.fullmatch(value) and value.count(PRIOR) == 1:
+            # a container made of the name (`[x]`, `list(x)`): its elements are asked for
+            # only when it is iterated, so what came in, the arguments, can be read then
+            value = value.replace(PRIOR, PRIOR_ARGS)
+        return row[:3] + (value,) + row[4:]
+
+    def prior_values(self, scope: int, name: str, depth: int, args: bool = False):
+        """(values, how) of `name`, bound in `scope` or a scope around it, leaving out its
+        bindings that read the name itself: its other bindings, the definitions and imports
+        of that name there, and, with `args`, for a parameter, the arguments passed; in a
+        class body or a module with nothing of that, the name of the scopes around (`x = x`
+        in a class body reads the module's `x`). Flow-insensitive as the rest: `x = [x]` in
+        one branch and `x = list(x)` in another both read the parameter's arguments.
+
+        The arguments are read only for a container made of the name (`[x]`, `list(x)`,
+        `set(x)`: `_WRAPS`), whose elements are evaluated when iterated: read for every
+        `path = os.fspath(path)` as it is evaluated, the call sites of each such function
+        across the repository are evaluated too, and the value cycles they close cut
+        other calls of the file (`os.fsencode` in `ntpath` lost its target that way)."""
+        m = self.m
+        s = scope
+        while s is not None:
+            if m.lazy:                    # incremental runs load bindings per file
+                m.ensure_bindings(m.path.get(s))
+            self.memo.read(s)
+            rows = m.binds.get(s, _NO).get(name)
+            if rows:
+                break
+            s = m.ns(m.parent.get(s))
+        if s is None:
+            return self.lookup(scope, name, depth)
+        vals: set = set()
+        rules = self.rules(m.fam.get(s))
+        for row, own in zip(rows, self._rebound.get((s, name)) or self._rebind(s, name, rows)):
+            if own is row and not (rules.require_imports and rules.skip_binding(self, s, name, row)):
+                vals |= self.binding_values(row, depth)
+        for d in m.children.get(s, _NO).get(name, ()):
+            if m.kind.get(d) in NAMESPACE_KINDS:
+                vals |= self.def_values(d, depth)
+        for row in m.imports_by_scope.get(s, _NO).get(name, ()):
+            vals |= self.import_values(row, depth)[0]
+        k = m.kind.get(s)
+        if k in FUNCTION_KINDS:
+            if args:
+                pv = self.param_values(s, name, depth)
+                if pv is not None:
+                    vals |= pv[0]
+        elif not vals:
+            outer = m.ns(m.parent.get(s))
+            if outer is not None:
+                return self.lookup(outer, name, depth)
+            got = rules.global_value(self, s, m.module_of(s), name, depth)
+            return got if got is not None else (EMPTY, "unresolved")
+        return frozenset(vals), "inferred"
 
     def filled_inside(self, mod: int, name: str) -> list:
         """The containers the functions of module `mod` fill under `name` without binding
@@ -420,7 +528,7 @@ class Resolver(Members, Flows):
             vals, _ = self.eval_text(scope, value, depth=depth + 1)
             out = set()
             for v in ordered(vals):
-                out |= self.elements_of(v, depth + 1)
+                out |= self.iter_values(v, depth + 1)
             return out
         if kind in ("unpack", "iter_unpack"):     # `a, b = f, g`: item `slot` of the value
             slot = int(name.rpartition("#")[2] or 0)
@@ -428,7 +536,7 @@ class Resolver(Members, Flows):
             if kind == "iter_unpack":         # `for a, b in v`: of each element of the value
                 elems: set = set()
                 for v in ordered(vals):
-                    elems |= self.elements_of(v, depth + 1)
+                    elems |= self.iter_values(v, depth + 1)
                 vals = elems
             out = set()
             for v in ordered(vals):
@@ -436,6 +544,11 @@ class Resolver(Members, Flows):
                     items = literal_items(v[2]) or ()
                     if slot < len(items):
                         out |= set(self.eval_text(v[1], items[slot], depth=depth + 1)[0])
+                elif v[0] == VIEW and v[2] == "pair":     # `for k, f in d.items()`
+                    if slot < 2:
+                        out |= self.elements_of((VIEW, v[1], "values" if slot else "keys"), depth + 1)
+                elif v[0] == ARGS:            # a stored `*item`: the argument in that place
+                    out |= self.arg_at(v[1], v[2] + slot, depth + 1)
                 else:
                     out |= self.elements_of(v, depth + 1)
             return out

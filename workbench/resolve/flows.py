@@ -4,7 +4,9 @@
 What calling a value runs (`call_target`) and returns (`call_result`, `returns_of`: its
 return and yield rows, else its declared return type; `classmethod_result`: an inherited
 alternate constructor called through a subclass), what a container holds
-(`elements_of`: element rows, literals, generators, `*args`, `__iter__`), a function's
+(`elements_of`: element rows, literals, generators, `*args`, `__iter__`, a mapping's views)
+and what iterating it gives (`iter_values`: a mapping's keys, `keys_of`, when
+`is_mapping` says it is one), one position of a stored `*args` tuple (`arg_at`), a function's
 parameters (`params`, parsed once per signature) and their values (`param_values`: an
 annotation, a default, or the arguments passed at the evident call sites, `_arg_flows`),
 and the repository functions a call hands to a builtin that calls them
@@ -16,13 +18,17 @@ through `self`; this module imports neither the evaluator nor any language modul
 """
 from __future__ import annotations
 
-from .exprs import literal_items, literal_pairs, split_top
+from .exprs import literal_items, literal_pairs, match_bracket, split_top
 from .kinds import CLASS_KINDS, FUNCTION_KINDS
 from .values import (ARGS, BOUND, BUILTIN, BUILTIN_INST, CONTAINER, CONTAINER_CALL, ELEMENTS,
-                     EMPTY, EXT, INST, LITERAL, MODULE, SYM, Param, declared_type, ordered)
+                     EMPTY, EXT, INST, LITERAL, MODULE, SYM, VIEW, Param, declared_type, ordered)
 
 _NO: dict = {}      # the default of the model's dict-of-dicts lookups (read only: never filled)
-_HOLDERS = frozenset({CONTAINER, LITERAL, ARGS, ELEMENTS, INST})    # values `elements_of` looks into
+_HOLDERS = frozenset({CONTAINER, LITERAL, ARGS, ELEMENTS, INST, VIEW})    # values `elements_of` looks into
+#: a parameter taking positional arguments only (`arg_at`: no keyword nor `**` matches it)
+_POSITIONAL = Param("", kind="var")
+#: a mapping's methods returning a view of it (`VIEW`)
+_VIEWS = frozenset({"keys", "values", "items"})
 
 
 class Flows:
@@ -87,7 +93,9 @@ class Flows:
                 return self.returns_of(r[1], depth + 1)
             return set()
         if t == CONTAINER_CALL:
-            if v[2] in ("values", "copy", "__iter__"):
+            if v[2] in _VIEWS:
+                return {(VIEW, v[1], v[2])}
+            if v[2] in ("copy", "__iter__"):
                 return {v[1]}
             return self.elements_of(v[1], depth + 1)
         if t == EXT:
@@ -200,9 +208,103 @@ class Flows:
             return set()
         return self.memo.passing(("elems", v), depth, EMPTY, self._elements_of, v, depth)
 
+    def iter_values(self, v: tuple, depth: int) -> set:
+        """What iterating value `v` gives (`for x in v`, `list(v)`, `sorted(v)`): its
+        elements, or a mapping's keys (`is_mapping`)."""
+        if v[0] in (CONTAINER, LITERAL) and self.is_mapping(v):
+            return self.keys_of(v, depth)
+        return self.elements_of(v, depth)
+
+    def is_mapping(self, v: tuple) -> bool:
+        """Whether container value `v` is a mapping iterated by its keys
+        (`Language.makes_mapping`): a literal written as one, or a container whose name the
+        nearest scope binding it assigns one (`d = {}`, `d = dict(...)`; for `self.d`, an
+        assignment `self.d = {}` in a method of the class). Elements stored in it (`d[k] =
+        f`, `{k: f}`) are its values."""
+        m = self.m
+        if v[0] == LITERAL:
+            return self.rules(m.fam.get(v[1])).mapping_literal(v[2])
+        scope, name = v[1], v[2]
+        rules = self.rules(m.fam.get(scope))
+        if not rules.iterates_mapping_keys or name == "<yield>" or name.endswith("]"):
+            return False
+        head, dot, attr = name.partition(".")
+        if dot:
+            if "." in attr or head != self.self_name(scope):
+                return False
+            cls = m.enclosing_class(scope)
+            if cls is None:
+                return False
+            rows = self.class_attrs(cls)[0].get(attr, ())
+            self.memo.read(cls)
+            if any(rules.makes_mapping(r) for r in rows):
+                return True
+            return any(rules.makes_mapping(r) for r in m.binds.get(cls, _NO).get(attr, ()))
+        # the scopes walked are `scope` and those around it, all of its file
+        self.memo.read(scope)
+        got = self._mapping.get((scope, name))
+        if got is None:
+            got = False
+            s = scope
+            while s is not None:
+                if m.lazy:                    # incremental runs load bindings per file
+                    m.ensure_bindings(m.path.get(s))
+                rows = m.binds.get(s, _NO).get(name)
+                if rows:
+                    got = any(rules.makes_mapping(r) for r in rows if r[1] == "assign")
+                    break
+                s = m.ns(m.parent.get(s))
+            self._mapping[(scope, name)] = got
+        return got
+
+    def keys_of(self, v: tuple, depth: int) -> set:
+        """The keys of mapping value `v` the code makes evident: those of the dict literals
+        it was assigned (keys put in by `d[k] = f` are not recorded)."""
+        m = self.m
+        if v[0] not in (LITERAL, CONTAINER) or not self.rules(m.fam.get(v[1])).iterates_mapping_keys:
+            return set()              # (a JavaScript object literal's keys are no expressions)
+        if v[0] == LITERAL:
+            texts = [(v[1], v[2])]
+        else:
+            texts = []
+            if "." not in v[2]:
+                s = v[1]
+                while s is not None:
+                    if m.lazy:                    # incremental runs load bindings per file
+                        m.ensure_bindings(m.path.get(s))
+                    self.memo.read(s)
+                    rows = m.binds.get(s, _NO).get(v[2])
+                    if rows:
+                        texts = [(s, split_top(r[3] or "", (" = ",))[-1]) for r in rows if r[1] == "assign"]
+                        break
+                    s = m.ns(m.parent.get(s))
+        out: set = set()
+        for scope, text in texts:
+            if text[:1] != "{":
+                continue
+            if match_bracket(text, 0) == len(text):
+                parts = split_top(text[1:-1], (",",))
+            else:                         # cut at 200 characters: the pairs written whole
+                parts = split_top(text[1:], (",",))[:-1]
+            for part in parts:
+                kv = split_top(part, (":",))
+                if len(kv) == 2:
+                    out |= self.eval_text(scope, kv[0], depth=depth + 1)[0]
+        return out
+
     def _elements_of(self, v: tuple, depth: int) -> set:
         m = self.m
         t = v[0]
+        if t == VIEW:
+            c, what = v[1], v[2]
+            if what == "values":
+                return self.elements_of(c, depth + 1)
+            if what == "keys":
+                return self.keys_of(c, depth + 1)
+            if what == "items":
+                return {(VIEW, c, "pair")}
+            # a pair (`kv` in `for kv in d.items()`): its key and its value
+            return self.elements_of((VIEW, c, "keys"), depth + 1) | self.elements_of(c, depth + 1)
         if t == CONTAINER:
             scope, name = v[1], v[2]
             self.memo.read(scope)
@@ -234,14 +336,14 @@ class Flows:
         if t == ELEMENTS:
             out = set()
             for x in ordered(self.eval_text(v[1], v[2], depth=depth + 1)[0]):
-                out |= self.elements_of(x, depth + 1)
+                out |= self.iter_values(x, depth + 1)
             return out
         # INST: what its `__iter__` returns
         r = self.mro_lookup(v[1], "__iter__")
         if r is not None and r[0] == SYM:
             out = set()
             for x in ordered(self.returns_of(r[1], depth + 1)):
-                out |= self.elements_of(x, depth + 1)
+                out |= self.iter_values(x, depth + 1)
             return out
         return set()
 
@@ -302,6 +404,11 @@ class Flows:
             elif p.kind == "var":
                 vals.add((ARGS, fn, idx))     # *args: the positional arguments from idx on
         return frozenset(v for v in vals if v[0] != BUILTIN_INST or len(vals) == 1)
+
+    def arg_at(self, fn: int, idx: int, depth: int) -> set:
+        """Values passed to `fn` in position `idx` (counting an explicit `self`) at its
+        evident call sites: one slot of its `*args` tuple (`ARGS`), the others kept apart."""
+        return self._arg_flows(fn, idx, _POSITIONAL, depth)
 
     def _arg_flows(self, fn: int, idx: int, p: Param, depth: int, rest: bool = False) -> set:
         """Values passed to parameter `p` (position `idx`) of `fn` at its evident call sites."""

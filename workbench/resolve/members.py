@@ -24,7 +24,7 @@ from .values import (BOUND, BUILTIN, BUILTIN_INST, CONTAINER, CONTAINER_CALL, EL
 
 # methods of a container value whose result is (one of) its elements, or the container
 _CONTAINER_METHODS = frozenset({"get", "pop", "popleft", "setdefault", "values", "copy", "__getitem__",
-                                "find", "at", "shift", "__iter__"})
+                                "find", "at", "shift", "__iter__", "keys", "items"})
 _NO: dict = {}      # the default of the model's dict-of-dicts lookups (read only: never filled)
 
 

@@ -31,6 +31,9 @@ tag                shape                 what it stands for
                                          from `index` on
 ``CONTAINER_CALL`` (CONTAINER_CALL,      a method of a container value (`d.get`, `l.pop`)
                    value, method)        not called yet
+``VIEW``           (VIEW, value, what)   what a mapping's `keys()` / `values()` / `items()`
+                                         returned (`what`: keys | values | items), or one
+                                         (key, value) pair of it (`what`: pair)
 =================  ====================  ==============================================
 """
 from __future__ import annotations
@@ -56,6 +59,7 @@ LITERAL = "L"
 ELEMENTS = "E"
 ARGS = "A"
 CONTAINER_CALL = "CM"
+VIEW = "V"
 
 #: values that stand for code or a type of the repository
 REPO_CODE = frozenset({SYM, BOUND})

@@ -145,6 +145,19 @@ class Language:
         """Whether a binding row of `name` in `scope` is left out of its values."""
         return False
 
+    #: whether iterating a mapping gives its keys (`makes_mapping`, `Flows.iter_values`)
+    iterates_mapping_keys: bool = False
+
+    def makes_mapping(self, row: tuple) -> bool:
+        """Whether binding row `row` (an assignment) makes its name a mapping whose
+        iteration gives its keys, not the values stored in it (a Python dict); the
+        languages that iterate containers by value say False."""
+        return False
+
+    def mapping_literal(self, text: str) -> bool:
+        """Whether literal `text` is a mapping iterated by its keys (`{"a": f}` in Python)."""
+        return False
+
     # ---------------------------------------------------------------- modules and imports
     def import_values(self, ev, row: dict, depth: int) -> tuple[set, bool]:
         """(values, went-through-a-re-export) of the name an import row binds."""

@@ -109,6 +109,8 @@ _PASS_FIRST = ("staticmethod", "classmethod", "property", "iter", "reversed", "s
                "list", "tuple", "set", "frozenset", "next")
 # `heapq` functions returning an element of their first argument, a heap (what
 # `heappush` put in it: the element rows of python.scm)
+# calls making a mapping (iterated by its keys: `Python.makes_mapping`)
+_MAPPING_CALL = re.compile(r"(?:collections\.)?(?:dict|defaultdict|OrderedDict|Counter)\(")
 _HEAP_TAKES = frozenset({"heapq.heappop", "heapq.heapreplace", "heapq.heappushpop"})
 _PY_DEF = re.compile(r"^\s*(?:async\s+)?def\s+[\w$]+\s*(?:\[[^\]]*\])?\s*\(")
 
@@ -258,6 +260,7 @@ class Python(Language):
     base_class_is_constructor = False
     unbound_names_raise = True
     special_params_listed = True
+    iterates_mapping_keys = True
 
     # ---------------------------------------------------------------- the model
     def prepare(self, m) -> None:
@@ -636,6 +639,25 @@ class Python(Language):
             vals = set()
         return vals, how, (m.path.get(mid) if mid is not None else None)
 
+    # ---------------------------------------------------------------- mappings
+    def makes_mapping(self, row):
+        vtype, value = row[4], row[3] or ""
+        if vtype in ("dictionary", "dictionary_comprehension"):
+            return True
+        if vtype == "assignment":         # `table = d = {}`: the value assigned last
+            value = split_top(value, (" = ",))[-1]
+            return self.mapping_literal(value) or _MAPPING_CALL.match(value) is not None
+        return vtype == "call" and _MAPPING_CALL.match(value) is not None
+
+    def mapping_literal(self, text):
+        if text[:1] != "{":
+            return False
+        if text == "{}":
+            return True
+        # a literal's text is cut at 200 characters: the first item says
+        parts = split_top(text[1:-1] if match_bracket(text, 0) == len(text) else text[1:], (",",))
+        return bool(parts) and (len(split_top(parts[0], (":",))) == 2 or parts[0].startswith("**"))
+
     # ---------------------------------------------------------------- calls and classes
     def call_instance(self, ev, cls):
         r = ev.mro_lookup(cls, "__call__")
@@ -650,7 +672,7 @@ class Python(Language):
             if name == "next":
                 out = set()
                 for x in ordered(inner):
-                    out |= ev.elements_of(x, depth + 1)
+                    out |= ev.iter_values(x, depth + 1)
                 return out
             tname = "list" if name in ("sorted", "reversed", "iter") else name
             return {(BUILTIN_INST, tname), (ELEMENTS, scope, a)}
