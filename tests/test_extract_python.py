@@ -208,3 +208,51 @@ def test_bindings_of_slice_assignment_are_extend_rows():
     got = sorted((b[1], b[2], b[3], b[6]) for b in rows.bindings if b[1] in ("element", "extend"))
     assert got == [("element", "d", "f", 2), ("element", "d", "g", 3), ("element", "d.t", "g", 7),
                    ("extend", "d.t", "ys", 6), ("extend", "xs", "[f]", 4), ("extend", "xs", "ys", 5)]
+
+
+def test_argument_slots_count_every_named_argument_but_comments():
+    """A positional argument's name is `callee#N`, N its place among the call's named
+    arguments (literals and keyword arguments count, comments do not), however many of
+    them are captured and whatever other rows of the same call come between."""
+    from workbench.extract import extract_file
+    from workbench.languages import SPECS
+    src = (b"def run(a, b, c, d, xs):\n"
+           b"    f(a, 'lit', b,  # note\n"
+           b"      # more\n"
+           b"      c, k=d, *xs)\n"
+           b"    g(1, 2, a, h(b, c), 3, d)\n"
+           b"    xs.append(a)\n"
+           b"    xs.insert(0, b)\n"
+           b"    heapq.heappush(xs, c)\n")
+    rows = extract_file("m.py", src, SPECS["python"])
+    got = [(b[1], b[2], b[3], b[6]) for b in rows.bindings if b[1] in ("arg", "element")]
+    assert got == [("arg", "f#0", "a", 2), ("arg", "f#2", "b", 2), ("arg", "f#3", "c", 2),
+                   ("arg", "f#k", "d", 2),
+                   ("arg", "g#2", "a", 5), ("arg", "g#3", "h(b, c)", 5), ("arg", "g#5", "d", 5),
+                   ("arg", "h#0", "b", 5), ("arg", "h#1", "c", 5),
+                   ("element", "xs", "a", 6), ("arg", "xs.append#0", "a", 6),
+                   ("element", "xs", "b", 7), ("arg", "xs.insert#1", "b", 7),
+                   ("arg", "heapq.heappush#0", "xs", 8), ("element", "xs", "c", 8),
+                   ("arg", "heapq.heappush#1", "c", 8)]
+
+
+def test_callee_text_is_the_member_substitution_of_the_collapsed_text():
+    """`_callee` skips the member-separator substitution where it could change nothing; its
+    text is always the substitution's, on hand-picked and random texts."""
+    import random
+    import re
+
+    from workbench.extract import _MEMBER_WS, _callee
+    def plain(s):
+        if not re.search(r"\s", s):
+            return s
+        s = " ".join(s.split())
+        return _MEMBER_WS.sub(lambda m: m.group(1), s) if " " in s else s
+    texts = ["self.run", "s\n  .normalize", "a . b", "a ?. b", "x :: y", "p -> q", "a::: b",
+             "lambda x: y", "f(a, b)", "Hello. World", "a- >b", "o ?.p", "x\t->\ty", "n:\u00a0m",
+             "a\u2028.b", "[1, 2]", "d[k] .get"]
+    rng = random.Random(7)
+    texts += ["".join(rng.choice("ab.:->? \n\t(),\u00a0") for _ in range(rng.randrange(1, 14)))
+              for _ in range(20000)]
+    for s in texts:
+        assert _callee(s) == plain(s), repr(s)

@@ -185,3 +185,26 @@ def test_warm_queries_leave_rare_languages_alone(monkeypatch):
     files = [f"m{i}.py" for i in range(60)] + ["a.go", "b.go", "c.go", "x.rs"]
     indexer._warm_queries([[(ScanEntry(f, "/x/" + f, 1, 0.0), None) for f in files]])
     assert set(compiled_queries._COMPILED) == {"python"}
+
+
+def _compiled_here(part, root=None, max_bytes=None):
+    """Stands in for `indexer._process_chunk` in a parser process: the languages whose
+    queries that process holds before it extracts anything."""
+    from workbench import compiled_queries
+    return sorted(compiled_queries._COMPILED)
+
+
+def test_parser_processes_start_with_the_main_languages_queries_compiled(monkeypatch):
+    """The main languages' queries are compiled before the parser processes are forked,
+    so each inherits them instead of compiling its own."""
+    import multiprocessing
+
+    from workbench import compiled_queries, indexer
+    from workbench.scan import ScanEntry
+    if multiprocessing.get_start_method() != "fork":
+        pytest.skip("parser processes inherit this process's memory only when forked")
+    monkeypatch.setattr(compiled_queries, "_COMPILED", {})
+    monkeypatch.setattr(indexer, "_process_chunk", _compiled_here)
+    parts = [[(ScanEntry(f"m{i}.py", f"/x/m{i}.py", 1, 0.0), None)] for i in range(4)]
+    got = indexer._pool_extract(parts, 2, "/x", 100, lambda n: None)
+    assert got == [["python"]] * 4

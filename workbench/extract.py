@@ -473,11 +473,12 @@ def _callee(s: str) -> str:
     if not _HAS_WS(s):
         return s                        # the common case: nothing to collapse
     s = " ".join(s.split())
-    return _MEMBER_WS.sub(_member_sep, s) if " " in s else s
-
-
-def _member_sep(m) -> str:
-    return m.group(1)
+    # spaces left are single ' ': the substitution changes only a separator with a space
+    # next to it (one starts with ? . : -, ends with . : >); elsewhere it gives `s` back
+    if (" ." in s or ". " in s or " :" in s or ": " in s or " -" in s or "> " in s
+            or " ?" in s):
+        return _MEMBER_WS.sub(r"\1", s)
+    return s
 
 
 class _Span:
@@ -761,6 +762,7 @@ def _emit_bindings(data: bytes, text: str | None, binds: list, items: list[_Def]
     for d in items:                     # `x = function () {...}`: the value is the def's body owner
         if d.body is not None:
             def_at.setdefault(("body", d.body.start_byte, d.body.end_byte), d.idx)
+    def_starts = {k[0] for k in def_at}     # most values start no definition: one int lookup
     binds.sort(key=_first)
     bounds, inner_idx = scopes.bounds, scopes.inner_idx
     cap = 2 * MAX_DST_NAME              # read no more of an expression than can be kept
@@ -770,8 +772,13 @@ def _emit_bindings(data: bytes, text: str | None, binds: list, items: list[_Def]
     is_fn: dict[str, bool] = {}
     append = rows.bindings.append
     last_target, last_name = None, None
+    last_pos, sidx, line = -1, 0, 0
+    last_arg, last_slot = None, 0       # the previous positional argument of `last_target`
     for pos, kind, anchor, target, value, key in binds:
-        sidx = inner_idx[bisect_right(bounds, pos)]
+        if pos != last_pos:             # binds of one anchor (a call's arguments) in a row:
+            sidx = inner_idx[bisect_right(bounds, pos)]     # scope and line depend on its start
+            line = anchor.start_point[0] + 1
+            last_pos = pos
         if target is None:
             name = None
         elif target == last_target:     # the arguments of one call share its callee
@@ -779,15 +786,19 @@ def _emit_bindings(data: bytes, text: str | None, binds: list, items: list[_Def]
         else:
             a, b = target.start_byte, target.end_byte
             name = last_name = read(a, b if b - a <= cap else a + cap)
-            last_target = target
+            last_target, last_arg = target, None
         if kind == "arg":
             if key is not None:
                 slot = _text(data, key.start_byte, key.end_byte)
-            else:
-                slot, sib = 0, value.prev_named_sibling
+            else:                       # named siblings before it, comments aside; counted
+                slot, sib = 0, value.prev_named_sibling     # on from the call's previous one
                 while sib is not None:
+                    if last_arg is not None and sib == last_arg:
+                        slot += last_slot + 1
+                        break
                     slot += sib.type != "comment"
                     sib = sib.prev_named_sibling
+                last_arg, last_slot = value, slot
             name = f"{name}#{slot}"
         elif kind in ("unpack", "iter_unpack") and target is not None:  # `a, b = f, g`: a is item 0
             slot, sib = 0, target.prev_named_sibling
@@ -797,7 +808,7 @@ def _emit_bindings(data: bytes, text: str | None, binds: list, items: list[_Def]
             name = f"{name}#{slot}"
         vtype = value.type
         vs, ve = value.start_byte, value.end_byte
-        vid = def_at.get((vs, ve))
+        vid = def_at.get((vs, ve)) if vs in def_starts else None
         fn = is_fn.get(vtype)
         if fn is None:
             fn = is_fn[vtype] = any(w in vtype for w in _FUNCTION_VALUE_WORDS)
@@ -805,8 +816,7 @@ def _emit_bindings(data: bytes, text: str | None, binds: list, items: list[_Def]
             body = value.child_by_field_name("body")
             if body is not None:
                 vid = def_at.get(("body", body.start_byte, body.end_byte))
-        append((sidx, kind, name, read(vs, ve if ve - vs <= cap else vs + cap), vtype, vid,
-                anchor.start_point[0] + 1))
+        append((sidx, kind, name, read(vs, ve if ve - vs <= cap else vs + cap), vtype, vid, line))
 
 
 _first = itemgetter(0)
