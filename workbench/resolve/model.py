@@ -28,7 +28,7 @@ from collections import Counter, defaultdict
 from itertools import chain
 
 from .bindings import Bindings
-from .columns import cols
+from .columns import _interned, cols
 from .kinds import CALL_TARGET_KINDS, CLASS_KINDS, NAMESPACE_KINDS
 from .lang import FAMILIES, family_of, rules_of
 from .lazy import LazyBindings, _BindingRows
@@ -50,15 +50,14 @@ class Model(Bindings, LazyBindings, Refresh):
                              FROM (SELECT DISTINCT path FROM symbols)) r USING (path)
                   ORDER BY r.path_rank, s.symbol_id"""
 
-    # the symbols' text columns of few distinct texts: one object per distinct text
-    _INTERNED = ("path", "language", "kind", "name")
-
     def __init__(self, con, bulk_bindings: bool = True):
         self.con = con
         f = cols(con, "SELECT file_id, path, language, module FROM files WHERE status <> 'skipped'")
         self.file_lang = dict(zip(f["path"], f["language"]))
         self.paths = set(f["path"])
-        s = cols(con, self._SYMBOLS, interned=self._INTERNED)     # one object per distinct text
+        s = cols(con, self._SYMBOLS)
+        for c in ("path", "language", "kind", "name"):    # one object per distinct text
+            s[c] = _interned(s[c])
         sids, spaths = s["symbol_id"], s["path"]
         self.kind = dict(zip(sids, s["kind"]))
         self.name = dict(zip(sids, s["name"]))

@@ -41,8 +41,9 @@ class Refresh:
         changed = sorted(set(changed) & self.paths)
         old = self.symbols_in(changed)
         s = cols(con, f"""SELECT {self._SYMBOL_COLS}, s.decorators FROM symbols s
-                          WHERE list_contains($p, s.path) ORDER BY s.path, s.symbol_id""", {"p": changed},
-                 interned=self._INTERNED)
+                          WHERE list_contains($p, s.path) ORDER BY s.path, s.symbol_id""", {"p": changed})
+        for c in ("path", "language", "kind", "name"):
+            s[c] = _interned(s[c])
         new, npaths = s["symbol_id"], s["path"]
         gone = [(i, self.kind.get(i), self.name.get(i), self.parent.get(i), self.fam.get(i), self.path.get(i))
                 for i in old]
