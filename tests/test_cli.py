@@ -125,6 +125,8 @@ def test_a_command_that_ends_the_process_runs_without_the_cyclic_collector(sampl
 
     monkeypatch.setattr(cli_index, "cmd_index", watched)
     monkeypatch.setattr(cli, "_end_process", lambda code: ended.append(code))
+    from workbench.resolve import kept
+    monkeypatch.setattr(kept, "KEEP", kept.KEEP)    # the program keeps no model: as it was after
     monkeypatch.setattr(sys, "argv", ["workbench", "index", str(repo), "--db", db, "--jobs", "1", "-q"])
     gc.enable()
     try:
@@ -153,8 +155,8 @@ def test_a_command_that_ends_the_process_keeps_no_resolution_model(sample_copy, 
     monkeypatch.setattr(Model, "symbol_texts", lambda m: texts.append(1) or real_texts(m))
     names, real_release = [], Model.release_bindings
 
-    def release(m):
-        real_release(m)
+    def release(m, **kw):
+        real_release(m, **kw)
         names.append(m._arg_names is not None)
     monkeypatch.setattr(Model, "release_bindings", release)
     monkeypatch.setattr(cli, "_end_process", lambda code: None)
