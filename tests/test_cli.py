@@ -125,6 +125,8 @@ def test_a_command_that_ends_the_process_runs_without_the_cyclic_collector(sampl
 
     monkeypatch.setattr(cli_index, "cmd_index", watched)
     monkeypatch.setattr(cli, "_end_process", lambda code: ended.append(code))
+    from workbench.resolve import kept
+    monkeypatch.setattr(kept, "KEEP", kept.KEEP)    # the program keeps no model: as it was after
     monkeypatch.setattr(sys, "argv", ["workbench", "index", str(repo), "--db", db, "--jobs", "1", "-q"])
     gc.enable()
     try:
@@ -135,3 +137,39 @@ def test_a_command_that_ends_the_process_runs_without_the_cyclic_collector(sampl
         assert seen == [False, True]
     finally:
         gc.enable()
+
+
+def test_a_command_that_ends_the_process_keeps_no_resolution_model(sample_copy, tmp_path, monkeypatch):
+    """`workbench index` as the program keeps no resolution model for a next run in the
+    process (none comes): nothing kept, and nothing made for the next runs: no texts for
+    their `deps.quiet` (`RowTexts.load`, `kept.settle`), no argument rows' names for their
+    `prefetch` (`_arg_names`). Called with an argument list (a library caller, a notebook)
+    the model of the run is kept, with those."""
+    import workbench.cli as cli
+    from workbench.resolve import deps, kept
+    from workbench.resolve.model import Model
+    repo = sample_copy("pyshop")
+    loads, texts = [], []
+    real_load, real_texts = deps.RowTexts.load.__func__, Model.symbol_texts
+    monkeypatch.setattr(deps.RowTexts, "load", classmethod(lambda c, con: loads.append(1) or real_load(c, con)))
+    monkeypatch.setattr(Model, "symbol_texts", lambda m: texts.append(1) or real_texts(m))
+    names, real_release = [], Model.release_bindings
+
+    def release(m, **kw):
+        real_release(m, **kw)
+        names.append(m._arg_names is not None)
+    monkeypatch.setattr(Model, "release_bindings", release)
+    monkeypatch.setattr(cli, "_end_process", lambda code: None)
+    monkeypatch.setattr(kept, "KEEP", 2)
+    kept.forget()
+    try:
+        db = str(tmp_path / "program.duckdb")
+        monkeypatch.setattr(sys, "argv", ["workbench", "index", str(repo), "--db", db, "--jobs", "1", "-q"])
+        assert main() == 0
+        assert (kept.kept(), loads, texts) == (0, [], []) and names and not any(names)
+        names.clear()
+        monkeypatch.setattr(kept, "KEEP", 2)
+        assert main(["index", str(repo), "--db", str(tmp_path / "caller.duckdb"), "--jobs", "1", "-q"]) == 0
+        assert kept.kept() == 1 and loads == [1] and texts and all(names)
+    finally:
+        kept.forget()

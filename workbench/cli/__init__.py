@@ -59,18 +59,21 @@ def main(argv: list[str] | None = None) -> int:
     (`index`, `resolve`) then ends the process as soon as its output is flushed, instead of
     having the interpreter free them one by one (`_end_process`); such a command also runs
     without the cyclic garbage collector, which would otherwise walk every object the run
-    made once it resumes (`gcpause`: about 0.1 s after a re-index of a large repository)."""
+    made once it resumes (`gcpause`: about 0.1 s after a re-index of a large repository),
+    and keeping no resolution model for a next run in the process, which never comes
+    (`ends_process`, read by cli/index.py)."""
     program = argv is None
     argv = sys.argv[1:] if argv is None else list(argv)
     args = _parser_for(argv).parse_args(argv)
-    if program and getattr(args, "end_process", False):
+    args.ends_process = program and getattr(args, "end_process", False)
+    if args.ends_process:
         import gc
         gc.disable()                    # the process ends with the command: nothing to collect
     try:
         code = args.func(args) or 0
     except _user_errors() as exc:       # evaluated only when the command raised
         code = fail(args.cmd, str(exc))
-    if program and getattr(args, "end_process", False):
+    if args.ends_process:
         _end_process(code)
     return code
 

@@ -15,6 +15,7 @@ import struct
 import time
 import warnings
 
+from . import kept
 from .evaluate import Resolver
 from .fileeval import _evaluate
 from .lang import rules_of
@@ -94,7 +95,7 @@ def _evaluate_in_two(m: Model, res: Resolver, part_rows, spans: dict, imports_of
         res.memo.clear()
         bulk = not m.lazy
         if bulk:
-            m.release_bindings()
+            m.release_bindings(arg_names=kept.KEEP > 0)
     except BaseException:                           # (an interrupt): the helper ends too
         os.close(r)
         _kill(pid)

@@ -164,7 +164,7 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
         clear_caches()
         clear_order_keys()
         model.fallback_cache = {}       # a refresh starts it afresh anyway
-        model.release_bindings()
+        model.release_bindings(arg_names=kept.KEEP > 0)
     stats.files = len(reads)
     stats.edges = rows.n
     stats.by_resolution = rows.by_resolution
