@@ -437,15 +437,7 @@ class Resolver(Members, Flows):
         across the repository are evaluated too, and the value cycles they close cut
         other calls of the file (`os.fsencode` in `ntpath` lost its target that way)."""
         m = self.m
-        s = scope
-        while s is not None:
-            if m.lazy:                    # incremental runs load bindings per file
-                m.ensure_bindings(m.path.get(s))
-            self.memo.read(s)
-            rows = m.binds.get(s, _NO).get(name)
-            if rows:
-                break
-            s = m.ns(m.parent.get(s))
+        s, rows = self.nearest_binds(scope, name)
         if s is None:
             return self.lookup(scope, name, depth)
         vals: set = set()

@@ -244,18 +244,25 @@ class Flows:
         self.memo.read(scope)
         got = self._mapping.get((scope, name))
         if got is None:
-            got = False
-            s = scope
-            while s is not None:
-                if m.lazy:                    # incremental runs load bindings per file
-                    m.ensure_bindings(m.path.get(s))
-                rows = m.binds.get(s, _NO).get(name)
-                if rows:
-                    got = any(rules.makes_mapping(r) for r in rows if r[1] == "assign")
-                    break
-                s = m.ns(m.parent.get(s))
+            rows = self.nearest_binds(scope, name)[1]
+            got = any(rules.makes_mapping(r) for r in rows if r[1] == "assign")
             self._mapping[(scope, name)] = got
         return got
+
+    def nearest_binds(self, scope: int, name: str) -> tuple:
+        """(scope, rows): the nearest of `scope` and the scopes around it whose binding rows
+        bind `name`, and those rows; (None, ()) when none does. Each scope walked is read."""
+        m = self.m
+        s = scope
+        while s is not None:
+            if m.lazy:                        # incremental runs load bindings per file
+                m.ensure_bindings(m.path.get(s))
+            self.memo.read(s)
+            rows = m.binds.get(s, _NO).get(name)
+            if rows:
+                return s, rows
+            s = m.ns(m.parent.get(s))
+        return None, ()
 
     def keys_of(self, v: tuple, depth: int) -> set:
         """The keys of mapping value `v` the code makes evident: those of the dict literals
@@ -268,16 +275,8 @@ class Flows:
         else:
             texts = []
             if "." not in v[2]:
-                s = v[1]
-                while s is not None:
-                    if m.lazy:                    # incremental runs load bindings per file
-                        m.ensure_bindings(m.path.get(s))
-                    self.memo.read(s)
-                    rows = m.binds.get(s, _NO).get(v[2])
-                    if rows:
-                        texts = [(s, split_top(r[3] or "", (" = ",))[-1]) for r in rows if r[1] == "assign"]
-                        break
-                    s = m.ns(m.parent.get(s))
+                s, rows = self.nearest_binds(v[1], v[2])
+                texts = [(s, split_top(r[3] or "", (" = ",))[-1]) for r in rows if r[1] == "assign"]
         out: set = set()
         for scope, text in texts:
             if text[:1] != "{":

@@ -107,10 +107,10 @@ _CONSTANTS = ("None", "True", "False", "NotImplemented", "Ellipsis", "__debug__"
 # builtins whose call returns (something made of) their first argument
 _PASS_FIRST = ("staticmethod", "classmethod", "property", "iter", "reversed", "sorted",
                "list", "tuple", "set", "frozenset", "next")
-# `heapq` functions returning an element of their first argument, a heap (what
-# `heappush` put in it: the element rows of python.scm)
 # calls making a mapping (iterated by its keys: `Python.makes_mapping`)
 _MAPPING_CALL = re.compile(r"(?:collections\.)?(?:dict|defaultdict|OrderedDict|Counter)\(")
+# `heapq` functions returning an element of their first argument, a heap (what
+# `heappush` put in it: the element rows of python.scm)
 _HEAP_TAKES = frozenset({"heapq.heappop", "heapq.heapreplace", "heapq.heappushpop"})
 _PY_DEF = re.compile(r"^\s*(?:async\s+)?def\s+[\w$]+\s*(?:\[[^\]]*\])?\s*\(")
 
