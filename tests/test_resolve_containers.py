@@ -6,11 +6,8 @@ element): what the edges say, and that an incremental re-index after an edit ano
 sees gives the edges of a fresh index."""
 from __future__ import annotations
 
-import pytest
-
 from test_resolve_dynamic import _callees
-from test_resolve_quiet import _append, _replace, _run, _write
-from workbench.indexer import index
+from test_resolve_quiet import _append, _indexed, _replace, edits_give_a_fresh_index
 
 FILES = {
     "lib.py": "import heapq\n\n\n"
@@ -49,10 +46,7 @@ FILES = {
 
 
 def test_containers_dicts_and_bare_raise(tmp_path):
-    root = tmp_path / "repo"
-    _write(root, FILES)
-    db = str(tmp_path / "x.duckdb")
-    index(root, db, jobs=1, progress=False)
+    root, db = _indexed(tmp_path, FILES)
     # the list literal passed to Suite() is what run() iterates
     assert _callees(db, "lib.Suite.run")["t"] == ("ambiguous", ["app.one", "app.two"])
     # what heappush put on the heap is what heappop gives back (item 1 of the tuple)
@@ -83,9 +77,4 @@ EDITS = {
 }
 
 
-@pytest.mark.parametrize("keep", [True, False], ids=["kept", "fresh-process"])
-@pytest.mark.parametrize("case", sorted(EDITS))
-def test_edits_give_the_edges_of_a_fresh_index(tmp_path, case, keep):
-    rel, fn = EDITS[case]
-    _, diff = _run(tmp_path, FILES, rel, fn, keep)
-    assert diff == []
+test_edits_give_the_edges_of_a_fresh_index = edits_give_a_fresh_index(FILES, EDITS)

@@ -5,9 +5,8 @@ edit another file sees gives the edges of a fresh index."""
 from __future__ import annotations
 
 import duckdb
-import pytest
 
-from test_resolve_quiet import _append, _replace, _run, _write
+from test_resolve_quiet import _append, _indexed, _replace, edits_give_a_fresh_index
 from workbench.indexer import index
 
 FILES = {
@@ -44,10 +43,7 @@ def _callees(db: str, caller: str) -> dict[str, tuple]:
 
 
 def test_dispatch_through_names_and_subclasses(tmp_path):
-    root = tmp_path / "repo"
-    _write(root, FILES)
-    db = str(tmp_path / "x.duckdb")
-    index(root, db, jobs=1, progress=False)
+    root, db = _indexed(tmp_path, FILES)
     # every `do_*` method of the class and its subclasses: one of them, not a sure target
     assert _callees(db, "shell.Cmd.onecmd")["func"] == ("ambiguous", ["app.Shell.do_greet", "shell.Cmd.do_help"])
     # the step that raises stays a candidate next to its override
@@ -71,19 +67,11 @@ EDITS = {
 }
 
 
-@pytest.mark.parametrize("keep", [True, False], ids=["kept", "fresh-process"])
-@pytest.mark.parametrize("case", sorted(EDITS))
-def test_edits_give_the_edges_of_a_fresh_index(tmp_path, case, keep):
-    rel, fn = EDITS[case]
-    _, diff = _run(tmp_path, FILES, rel, fn, keep)
-    assert diff == []
+test_edits_give_the_edges_of_a_fresh_index = edits_give_a_fresh_index(FILES, EDITS)
 
 
 def test_an_incremental_run_sees_a_new_subclass_and_a_concrete_step(tmp_path):
-    root = tmp_path / "repo"
-    _write(root, FILES)
-    db = str(tmp_path / "x.duckdb")
-    index(root, db, jobs=1, progress=False)
+    root, db = _indexed(tmp_path, FILES)
     for rel, fn in (EDITS["new subclass"], EDITS["step made concrete"]):
         (root / rel).write_text(fn((root / rel).read_text()))
         index(root, db, jobs=1, progress=False)

@@ -69,6 +69,27 @@ def _run(tmp_path: Path, files: dict[str, str], rel: str, fn, keep: bool):
     return r, diff
 
 
+def _indexed(tmp_path: Path, files: dict[str, str]) -> tuple[Path, str]:
+    """(root, database): `files` written under `tmp_path`/repo and indexed in one process."""
+    root = tmp_path / "repo"
+    _write(root, files)
+    db = str(tmp_path / "x.duckdb")
+    index(root, db, jobs=1, progress=False)
+    return root, db
+
+
+def edits_give_a_fresh_index(files: dict[str, str], edits: dict):
+    """A test, parametrized over `edits` (name -> (file, edit)) and over a kept model or a
+    fresh process, that each edit of `files` re-indexed gives the rows of a fresh index."""
+    @pytest.mark.parametrize("keep", [True, False], ids=["kept", "fresh-process"])
+    @pytest.mark.parametrize("case", sorted(edits))
+    def test_edits_give_the_edges_of_a_fresh_index(tmp_path, case, keep):
+        rel, fn = edits[case]
+        _, diff = _run(tmp_path, files, rel, fn, keep)
+        assert diff == []
+    return test_edits_give_the_edges_of_a_fresh_index
+
+
 def _append(text: str):
     return lambda old: old + text
 

@@ -7,11 +7,8 @@ files, and that an incremental re-index after an edit another file sees gives th
 of a fresh index."""
 from __future__ import annotations
 
-import pytest
-
 from test_resolve_dynamic import _callees
-from test_resolve_quiet import _replace, _run, _write
-from workbench.indexer import index
+from test_resolve_quiet import _indexed, _replace, edits_give_a_fresh_index
 
 FILES = {
     "lib.py": "class Entry:\n"
@@ -53,10 +50,7 @@ FILES = {
 
 
 def test_dict_keys_args_slots_slices_and_rebinding(tmp_path):
-    root = tmp_path / "repo"
-    _write(root, FILES)
-    db = str(tmp_path / "x.duckdb")
-    index(root, db, jobs=1, progress=False)
+    root, db = _indexed(tmp_path, FILES)
     under = _callees(db, "lib.under")
     # `for fn in sorted(files)`: keys (unknown here), not the entries stored as values;
     # the call is left to the guess by name, whose label says so
@@ -72,17 +66,14 @@ def test_dict_keys_args_slots_slices_and_rebinding(tmp_path):
 
 
 def test_a_dict_literal_iterates_its_keys(tmp_path):
-    root = tmp_path / "repo"
-    _write(root, {"m.py": "class K:\n    def go(self):\n        return 1\n\n\n"
-                          "class V:\n    def go(self):\n        return 2\n\n\n"
-                          "def main():\n"
-                          "    table = {K(): V()}\n"
-                          "    for k in table:\n        k.go()\n"
-                          "    for k in table.keys():\n        k.go()\n"
-                          "    for k, v in table.items():\n        v.go()\n"
-                          "    return table[K()].go()\n"})
-    db = str(tmp_path / "x.duckdb")
-    index(root, db, jobs=1, progress=False)
+    _, db = _indexed(tmp_path, {"m.py": "class K:\n    def go(self):\n        return 1\n\n\n"
+                                  "class V:\n    def go(self):\n        return 2\n\n\n"
+                                  "def main():\n"
+                                  "    table = {K(): V()}\n"
+                                  "    for k in table:\n        k.go()\n"
+                                  "    for k in table.keys():\n        k.go()\n"
+                                  "    for k, v in table.items():\n        v.go()\n"
+                                  "    return table[K()].go()\n"})
     got = _callees(db, "m.main")
     assert got["k.go"] == ("inferred", "m.K.go")
     assert got["v.go"] == ("inferred", "m.V.go")
@@ -99,9 +90,4 @@ EDITS = {
 }
 
 
-@pytest.mark.parametrize("keep", [True, False], ids=["kept", "fresh-process"])
-@pytest.mark.parametrize("case", sorted(EDITS))
-def test_edits_give_the_edges_of_a_fresh_index(tmp_path, case, keep):
-    rel, fn = EDITS[case]
-    _, diff = _run(tmp_path, FILES, rel, fn, keep)
-    assert diff == []
+test_edits_give_the_edges_of_a_fresh_index = edits_give_a_fresh_index(FILES, EDITS)

@@ -6,12 +6,9 @@ edges say, and that an incremental re-index after an edit that adds or removes t
 pattern gives the edges of a fresh index."""
 from __future__ import annotations
 
-import pytest
-
 from test_resolve_dynamic import _callees
-from test_resolve_quiet import _append, _replace, _run, _write
+from test_resolve_quiet import _append, _indexed, _replace, _write, edits_give_a_fresh_index
 from workbench.callgraph import callgraph
-from workbench.indexer import index
 
 FILES = {
     "lib.py": "_rules = []\nTABLE = {}\n\n\n"
@@ -29,10 +26,7 @@ FILES = {
 
 
 def test_registries_filled_by_module_functions(tmp_path):
-    root = tmp_path / "repo"
-    _write(root, FILES)
-    db = str(tmp_path / "x.duckdb")
-    index(root, db, jobs=1, progress=False)
+    root, db = _indexed(tmp_path, FILES)
     # `_rules` at module level, appended to by `rule`: what `run_all` iterates
     assert _callees(db, "lib.run_all")["f"] == ("ambiguous", ["app.check_a", "app.check_b"])
     # `TABLE[key] = fn` in `register`: what `lookup` indexes
@@ -82,9 +76,4 @@ EDITS = {
 }
 
 
-@pytest.mark.parametrize("keep", [True, False], ids=["kept", "fresh-process"])
-@pytest.mark.parametrize("case", sorted(EDITS))
-def test_edits_give_the_edges_of_a_fresh_index(tmp_path, case, keep):
-    rel, fn = EDITS[case]
-    _, diff = _run(tmp_path, FILES, rel, fn, keep)
-    assert diff == []
+test_edits_give_the_edges_of_a_fresh_index = edits_give_a_fresh_index(FILES, EDITS)
