@@ -3,6 +3,7 @@
 such runs equal those of a fresh index of the edited tree."""
 from __future__ import annotations
 
+import os
 import random
 import shutil
 from pathlib import Path
@@ -186,7 +187,6 @@ def _edit(path: Path, rng: random.Random) -> None:
         text = "".join(lines[: max(1, len(lines) // 2)])
     path.write_text(text, encoding="utf-8")
     st = path.stat()
-    import os
     os.utime(path, (st.st_atime, st.st_mtime + 5))
 
 
@@ -324,14 +324,21 @@ def test_spans_are_each_files_run_of_the_load_order(tmp_path):
     assert max(b for _, b in spans.values()) == len(m._sids)
 
 
-def test_a_full_index_leaves_its_kept_model_with_its_symbol_texts(tmp_path):
-    """The indexer has a full run's kept model make its symbol texts once the run is over
-    (`kept.settle`), and they equal those of a model loaded afresh."""
+def _pyshop_kept(tmp_path: Path) -> tuple[Path, str]:
+    """(root, database): a copy of the pyshop sample indexed in this process, whose model
+    is then the only one kept."""
     kept.forget()
     root = tmp_path / "pyshop"
     shutil.copytree(SAMPLES / "pyshop", root)
     db = str(tmp_path / "s.duckdb")
     index(root, db, jobs=1, progress=False)
+    return root, db
+
+
+def test_a_full_index_leaves_its_kept_model_with_its_symbol_texts(tmp_path):
+    """The indexer has a full run's kept model make its symbol texts once the run is over
+    (`kept.settle`), and they equal those of a model loaded afresh."""
+    root, db = _pyshop_kept(tmp_path)
     assert kept.kept() == 1
     model = next(iter(kept._models.values()))
     assert model._texts is not None
@@ -345,11 +352,7 @@ def test_a_full_index_leaves_its_kept_model_with_the_row_texts(tmp_path):
     a run that changes more files than it takes the facts of lets them go (their new texts
     are not at hand), and the next full run makes them again."""
     from workbench.resolve import deps
-    kept.forget()
-    root = tmp_path / "pyshop"
-    shutil.copytree(SAMPLES / "pyshop", root)
-    db = str(tmp_path / "s.duckdb")
-    index(root, db, jobs=1, progress=False)
+    root, db = _pyshop_kept(tmp_path)
     model = next(iter(kept._models.values()))
     assert model.row_texts is not None and model.row_texts.chunks[0]
     files = sorted(root.rglob("*.py"))
@@ -358,7 +361,6 @@ def test_a_full_index_leaves_its_kept_model_with_the_row_texts(tmp_path):
         path.write_text(path.read_text(encoding="utf-8") + f"\n\ndef _many_{k}():\n    return {k}\n",
                         encoding="utf-8")
         st = path.stat()
-        import os
         os.utime(path, (st.st_atime, st.st_mtime + 5))
     r = index(root, db, jobs=1, progress=False)
     assert r.resolve_stats.model_kept and not r.resolve_stats.full
@@ -370,11 +372,7 @@ def test_a_refresh_reads_the_imports_rows_of_the_files_a_run_evaluates(tmp_path)
     """A refresh reads only the changed files' imports rows; the others' row ids and
     resolved paths are read again for the files a run evaluates (`current_imports`), and
     then equal a fresh model's, whatever a compaction renumbered."""
-    kept.forget()
-    root = tmp_path / "pyshop"
-    shutil.copytree(SAMPLES / "pyshop", root)
-    db = str(tmp_path / "s.duckdb")
-    index(root, db, jobs=1, progress=False)
+    root, db = _pyshop_kept(tmp_path)
     model = next(iter(kept._models.values()))
     files = sorted(root.rglob("*.py"))
     rel = str(files[0].relative_to(root))

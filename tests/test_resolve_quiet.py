@@ -367,12 +367,9 @@ def test_facts_equal_the_rows_joined_to_their_symbols(tmp_path):
     from collections import Counter
 
     from workbench.resolve import deps
-    root = tmp_path / "repo"
-    _write(root, {**PY, "deco.py": "import functools\n\n\nclass K:\n    @functools.cache\n"
-                                   "    def f(self, a=lib_default()):\n        x = [1]\n"
-                                   "        y = self.f\n        return y(x)\n"})
-    db = str(tmp_path / "db.duckdb")
-    index(root, db, jobs=1, progress=False)
+    _, db = _indexed(tmp_path, {**PY, "deco.py": "import functools\n\n\nclass K:\n    @functools.cache\n"
+                                                     "    def f(self, a=lib_default()):\n        x = [1]\n"
+                                                     "        y = self.f\n        return y(x)\n"})
     paths = ["app.py", "deco.py", "lib.py", "pkg/impl.py"]
     con = duckdb.connect(db, read_only=True)
     try:
@@ -404,10 +401,7 @@ def test_fresh_names_as_parameters_or_as_a_list(tmp_path, monkeypatch, as_list):
     from workbench.resolve import deps
     if as_list:
         monkeypatch.setattr(deps, "_FRESH_PARAMS", 0)
-    root = tmp_path / "repo"
-    _write(root, {**PY, "deco.py": "@register_thing\ndef decorated():\n    return 1\n"})
-    db = str(tmp_path / "db.duckdb")
-    index(root, db, jobs=1, progress=False)
+    _, db = _indexed(tmp_path, {**PY, "deco.py": "@register_thing\ndef decorated():\n    return 1\n"})
     con = duckdb.connect(db, read_only=True)
     try:
         def fresh(names):
@@ -434,11 +428,8 @@ def test_fresh_searching_the_models_symbol_texts_equals_the_table_scan(tmp_path)
 
     from workbench.resolve import deps
     from workbench.resolve.model import Model
-    root = tmp_path / "repo"
-    _write(root, {**PY, "deco.py": "@register_thing(keyword_only_in_deco=1)\ndef decorated():\n    return 1\n",
-                  "zzsolo.py": "def typed(x: 'OnlyInSignature' = 3):\n    return x\n"})
-    db = str(tmp_path / "db.duckdb")
-    index(root, db, jobs=1, progress=False)
+    _, db = _indexed(tmp_path, {**PY, "deco.py": "@register_thing(keyword_only_in_deco=1)\ndef decorated():\n    return 1\n",
+                                    "zzsolo.py": "def typed(x: 'OnlyInSignature' = 3):\n    return x\n"})
     con = duckdb.connect(db, read_only=True)
     try:
         m = Model(con, bulk_bindings=False)
@@ -472,11 +463,8 @@ def test_fresh_with_the_row_texts_equals_the_table_scans(tmp_path):
 
     from workbench.resolve import deps
     from workbench.resolve.model import Model
-    root = tmp_path / "repo"
-    _write(root, {**PY, "deco.py": "@register_thing(keyword_only_in_deco=1)\ndef decorated():\n    return 1\n",
-                  "zzsolo.py": "VALUE = only_in_a_value + 1\nimport only_imported_module as only_alias\n"})
-    db = str(tmp_path / "db.duckdb")
-    index(root, db, jobs=1, progress=False)
+    _, db = _indexed(tmp_path, {**PY, "deco.py": "@register_thing(keyword_only_in_deco=1)\ndef decorated():\n    return 1\n",
+                                    "zzsolo.py": "VALUE = only_in_a_value + 1\nimport only_imported_module as only_alias\n"})
     con = duckdb.connect(db, read_only=True)
     try:
         m = Model(con, bulk_bindings=False)
