@@ -574,8 +574,11 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
         t_resolve = time.perf_counter()
         if resolve:
             from .resolve import resolve_edges
+            from .resolve.stored import path_for
+            # the model stored next to the database: for the next run in a new process
             report.resolve_stats = resolve_edges(con, report.changed_paths, progress=progress, before=before,
-                                                 processes=_resolve_processes(jobs), private=private)
+                                                 processes=_resolve_processes(jobs), private=private,
+                                                 stored_at=path_for(db))
         elif stale_ids:                 # rows were replaced or removed: unbind what pointed there
             _unbind_stale(con)
         elif report.changed_paths:      # only additions: nothing can point at a removed symbol
