@@ -201,3 +201,30 @@ def test_a_stored_model_holds_no_connection_bindings_or_caches(tmp_path, new_pro
     assert model._arg_names is None and model._texts is None
     assert model.row_texts is None and model._by_qual is None and model.fallback_cache == {}
     assert model.bit_of == {i: model._bits[p] for i, p in zip(model._sids, model._spaths)}
+
+
+def test_the_model_is_stored_once_the_run_is_over_and_never_by_a_failed_run(tmp_path, new_processes,
+                                                                            monkeypatch):
+    """Resolution only asks for the model to be stored (`stored.defer`); `index` writes it
+    once the run's connection is closed. A run failing after that request stores nothing,
+    and its request is gone."""
+    root = _copy(tmp_path)
+    db = str(tmp_path / "inc.duckdb")
+    path = stored.path_for(db)
+    asked = []
+    real_defer = stored.defer
+
+    def defer_then_fail(*args):
+        real_defer(*args)
+        asked.append(args)
+        assert not os.path.exists(path)         # not written during the run
+        raise RuntimeError("the run fails after resolution")
+
+    monkeypatch.setattr(stored, "defer", defer_then_fail)
+    with pytest.raises(RuntimeError):
+        index(root, db, jobs=1, progress=False)
+    assert asked and asked[0][1] == "save"
+    assert not os.path.exists(path) and path not in stored._pending
+    monkeypatch.setattr(stored, "defer", real_defer)
+    index(root, db, jobs=1, progress=False)
+    assert stored.load(path, _token(db), RESOLVER_VERSION) is not None and not stored._pending

@@ -216,9 +216,9 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
     kept.put(token, model)
     if stored_at is not None:
         if stats.model_kept or stats.model_stored and len(since | set(changed_paths)) <= stored.REBASE_FILES:
-            stored.record(stored_at, found, token, changed_paths)
+            stored.defer(stored_at, "record", found, token, sorted(set(changed_paths)))
         else:                           # built from the tables (or refreshed for many files)
-            stored.save(stored_at, token, model, RESOLVER_VERSION)
+            stored.defer(stored_at, "save", token, model, RESOLVER_VERSION)
     if not stats.model_kept and collector_runs():
         # a model built afresh: millions of new objects, all in the collector's youngest
         # generation (it is paused). One full pass now takes the survivors to the oldest;

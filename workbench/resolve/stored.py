@@ -10,6 +10,10 @@ Two files next to `DB`:
   caches and Arrow copies), written by a run that built its model from the tables (a full
   run, or an incremental one that found nothing to load) under the `resolve_token` that
   run wrote into `meta`, with the resolver's code version and a CRC of its bytes;
+  resolution only asks for it (`defer`), `index` writes it once the run has committed and
+  closed its connection (`flush`), streaming the pickle into the file, so it adds nothing
+  to the run's peak memory (written during the run, the pickled bytes and the pickler's
+  memo added ~55 MiB to it); a failed run writes nothing (`discard`);
 * `DB.model.log`: one line per incremental run since (the token it found, the token it
   wrote, the files it changed), appended by the run.
 
@@ -33,6 +37,7 @@ from __future__ import annotations
 import json
 import os
 import pickle
+import threading
 import zlib
 
 _MAGIC = b"workbench-model 1\n"
@@ -68,10 +73,27 @@ def _binding_fields() -> frozenset:
     return frozenset(vars(blank))
 
 
+class _Sink:
+    """A file the pickle streams into, counting its bytes and their CRC on the way (no copy
+    of the whole pickle in memory)."""
+
+    def __init__(self, fh):
+        self.fh, self.size, self.crc = fh, 0, 0
+
+    def write(self, b) -> int:
+        self.size += len(b)
+        self.crc = zlib.crc32(b, self.crc)
+        return self.fh.write(b)
+
+
+_HEAD_BYTES = 200       # the header line's room, filled in once the body is written
+
+
 def save(path: str, token: str, model, version: str) -> bool:
     """Store `model` (the model of the database whose `meta` now holds `token`) at `path`,
-    replacing what was there, and start an empty log. False when it could not be written
-    (nothing stored then: the next run builds its model from the tables)."""
+    replacing what was there, and start an empty log. The pickle streams into the file
+    (with the size and CRC of its bytes in a header written last). False when it could
+    not be written (nothing stored then: the next run builds its model from the tables)."""
     skip = set(_LEFT_OUT) | _binding_fields()
     state = {k: v for k, v in vars(model).items() if k not in skip}
     ext = state.get("ext")
@@ -79,12 +101,17 @@ def save(path: str, token: str, model, version: str) -> bool:
         state["ext"] = {k: v for k, v in ext.items() if k != "deps.arg_rows"}
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
-        body = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
-        head = json.dumps({"token": token, "version": version, "size": len(body),
-                           "crc": zlib.crc32(body)}).encode() + b"\n"
         with open(tmp, "wb") as fh:
-            fh.write(_MAGIC + head)
-            fh.write(body)
+            fh.write(_MAGIC + b" " * (_HEAD_BYTES - 1) + b"\n")
+            sink = _Sink(fh)
+            pickle.dump(state, sink, protocol=pickle.HIGHEST_PROTOCOL)
+            head = json.dumps({"token": token, "version": version, "size": sink.size,
+                               "crc": sink.crc}).encode()
+            if len(head) >= _HEAD_BYTES:
+                raise ValueError("header too long")
+            fh.seek(len(_MAGIC))
+            fh.write(head)
+        del state
         os.replace(tmp, path)
         with open(_log(path), "w", encoding="utf-8"):
             pass
@@ -96,6 +123,35 @@ def save(path: str, token: str, model, version: str) -> bool:
             except OSError:
                 pass
         return False
+
+
+_pending: dict[str, tuple] = {}     # path -> what a run asked to store or log once it is over
+_lock = threading.Lock()
+
+
+def defer(path: str, action: str, *args) -> None:
+    """Ask for `save(path, *args)` (`action` "save") or `record(path, *args)` ("record") once
+    the run is over (`flush`): after its commit, with its connection closed, so the pickle
+    is written below the run's peak memory and only for a token the database holds."""
+    with _lock:
+        _pending[path] = (action, args)
+
+
+def flush(path: str | None) -> None:
+    """Do what the run that just ended asked for `path` (nothing when it asked nothing)."""
+    if path is None:
+        return
+    with _lock:
+        got = _pending.pop(path, None)
+    if got is not None:
+        action, args = got
+        (save if action == "save" else record)(path, *args)
+
+
+def discard(path: str | None) -> None:
+    """Forget what a run that failed asked for `path`."""
+    with _lock:
+        _pending.pop(path, None)
 
 
 def record(path: str, found: str | None, wrote: str, changed) -> None:
@@ -174,4 +230,4 @@ def load(path: str | None, token: str | None, version: str):
     return model, since
 
 
-__all__ = ["path_for", "save", "record", "load", "REBASE_FILES"]
+__all__ = ["path_for", "save", "record", "defer", "flush", "discard", "load", "REBASE_FILES"]
