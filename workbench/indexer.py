@@ -473,17 +473,30 @@ def index(root: str | os.PathLike, db: str | None = None, *, jobs: int | None = 
         report.timings = {"scan": scan_s, **report.timings}
         return report
 
-    if con is not None:
-        report = run(con)
-    elif db == ":memory:":
-        con = store.connect(db)
-        try:
+    stored_at = None
+    if resolve:                     # where the run's model is stored for runs of new processes
+        from .resolve.stored import path_for
+        stored_at = path_for(db)
+    try:
+        if con is not None:
             report = run(con)
-        finally:
-            con.close()
-    else:
-        with write_index(db, wait=wait, in_place=short_run) as con:
-            report = run(con)
+        elif db == ":memory:":
+            con = store.connect(db)
+            try:
+                report = run(con)
+            finally:
+                con.close()
+        else:
+            with write_index(db, wait=wait, in_place=short_run) as con:
+                report = run(con)
+    except BaseException:
+        if stored_at is not None:   # a failed run stores nothing
+            from .resolve.stored import discard
+            discard(stored_at)
+        raise
+    if stored_at is not None:       # stored now, below the run's peak: its connection is closed
+        from .resolve.stored import flush
+        flush(stored_at)
     if report.resolve_stats is not None and report.resolve_stats.full:
         from .resolve import kept
         kept.settle()       # the kept model's texts, after the run's peak (its connection closed)
@@ -574,8 +587,12 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
         t_resolve = time.perf_counter()
         if resolve:
             from .resolve import resolve_edges
+            from .resolve.stored import path_for
+            # the model stored next to the database (once the run is over, `flush` in
+            # `index`): for the next run in a new process
             report.resolve_stats = resolve_edges(con, report.changed_paths, progress=progress, before=before,
-                                                 processes=_resolve_processes(jobs), private=private)
+                                                 processes=_resolve_processes(jobs), private=private,
+                                                 stored_at=path_for(db))
         elif stale_ids:                 # rows were replaced or removed: unbind what pointed there
             _unbind_stale(con)
         elif report.changed_paths:      # only additions: nothing can point at a removed symbol

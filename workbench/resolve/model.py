@@ -95,6 +95,22 @@ class Model(Bindings, LazyBindings, Refresh):
             self.by_qual
         self._init_bindings(bulk_bindings)
 
+    @classmethod
+    def from_state(cls, state: dict) -> "Model":
+        """A model from the attributes `stored.save` kept of one (no connection yet: `refresh`
+        sets it): the symbols' ranks in force again, each symbol's file bit, no bindings
+        loaded (as a model built for an incremental run)."""
+        m = cls.__new__(cls)
+        m.__dict__.update(state)
+        m.con = None
+        m.row_texts = m.deps_rows = m._texts = m._by_qual = None
+        m.fallback_cache = {}
+        m._rank_owner = object()
+        set_rank(dict(zip(m._sids, range(len(m._sids)))), m._rank_owner)
+        m.bit_of = dict(zip(m._sids, map(m._bits.__getitem__, m._spaths)))
+        m._init_bindings(False)
+        return m
+
     def _families(self, langs: list) -> list:
         fam_of = self._fam_of
         for lang in set(langs) - fam_of.keys():

@@ -57,7 +57,7 @@ from ..gcpause import collector_runs, gc_paused, release_unused_memory
 from ..versions import resolver_version
 from .evaluate import Resolver
 from .exprs import clear_caches
-from . import deps, kept
+from . import deps, kept, stored
 from .fileeval import _evaluate, resolve_import
 from .model import Model
 from .parallel import Meanwhile, _evaluate_in_two
@@ -77,6 +77,7 @@ class ResolveStats:
     files: int = 0                  # source files whose edges were evaluated
     full: bool = True
     model_kept: bool = False        # the model of an earlier run in this process, refreshed
+    model_stored: bool = False      # the model an earlier run stored next to the database, refreshed
     seconds: float = 0.0
     by_resolution: dict = field(default_factory=dict)
     callbacks: int = 0              # callback rows of the evaluated files (`fileeval._callbacks`)
@@ -90,7 +91,8 @@ class ResolveStats:
 
 def resolve_edges(con, changed_paths=None, *, full: bool | None = None,
                   progress: bool = False, before: deps.Before | None = None,
-                  processes: int | None = None, private: bool = False) -> ResolveStats:
+                  processes: int | None = None, private: bool = False,
+                  stored_at: str | None = None) -> ResolveStats:
     """Resolve calls/imports/inherits/implements edges and imports.resolved_path.
 
     `changed_paths=None` (or a database never resolved by this version) resolves
@@ -105,10 +107,15 @@ def resolve_edges(con, changed_paths=None, *, full: bool | None = None,
     open the database before the run ends (a new file or a snapshot, `snapshot.is_private`;
     a failed run discards it): a full run may then commit part-way (after writing the edges
     table anew, to let its old blocks be reused by the rows written after it).
+    `stored_at`: where the database's model is stored for the runs of other processes
+    (`stored.path_for`; None: no stored model is read or written): an incremental run
+    with no model kept in the process refreshes the stored one when the database's token
+    leads back to it, and logs itself; a run that built its model stores it.
     """
     with gc_paused():                 # millions of small tuples, no cycles: skip the collector
         return _resolve_edges(con, changed_paths, full, progress, before,
-                              processes if processes is not None else min(2, os.cpu_count() or 1), private)
+                              processes if processes is not None else min(2, os.cpu_count() or 1), private,
+                              stored_at)
 
 
 PROGRESS_MIN_EDGES = 20_000
@@ -122,7 +129,7 @@ PRIVATE_COMMIT_MIN_ROWS = 50_000
 
 def _resolve_edges(con, changed_paths, full, progress: bool = False,
                    before: deps.Before | None = None, processes: int | None = None,
-                   private: bool = False) -> ResolveStats:
+                   private: bool = False, stored_at: str | None = None) -> ResolveStats:
     t0 = time.perf_counter()
     stats = ResolveStats()
     version = store.get_meta(con, "resolver_version")
@@ -136,15 +143,25 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
     stats.full = full
     # the model an earlier run in this process left for this state of the database: refreshed
     # for the changed files in an incremental run, let go before a full one builds its own
-    model = kept.take(store.get_meta(con, "resolve_token"))
+    found = store.get_meta(con, "resolve_token")
+    model = kept.take(found)
+    # a process keeping none (a new one): the model a run of another process stored, when the
+    # database's token leads back to it, refreshed for what changed since as well
+    since: set[str] = set()
+    if model is None and not full:
+        got = stored.load(stored_at, found, RESOLVER_VERSION)
+        if got is not None:
+            model, since = got
+            stats.model_stored = True
     if model is not None and not full:
         try:
-            model.refresh(con, changed_paths)
-            stats.model_kept = True
+            model.refresh(con, sorted(since | set(changed_paths)))
+            stats.model_kept = not stats.model_stored
         except Exception as exc:        # never worse than no kept model: build it afresh
             warnings.warn(f"the kept resolution model could not be refreshed ({exc!r}); loading it again")
             model = None
-    if not stats.model_kept:
+            stats.model_stored = False
+    if not (stats.model_kept or stats.model_stored):
         model = None
         model = Model(con, bulk_bindings=full)
     scope_paths = None if full else deps.affected(con, model, list(changed_paths), before)
@@ -197,6 +214,11 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
     token = kept.new_token()
     store.set_meta(con, resolver_version=RESOLVER_VERSION, resolve_token=token)
     kept.put(token, model)
+    if stored_at is not None:
+        if stats.model_kept or stats.model_stored and len(since | set(changed_paths)) <= stored.REBASE_FILES:
+            stored.defer(stored_at, "record", found, token, sorted(set(changed_paths)))
+        else:                           # built from the tables (or refreshed for many files)
+            stored.defer(stored_at, "save", token, model, RESOLVER_VERSION)
     if not stats.model_kept and collector_runs():
         # a model built afresh: millions of new objects, all in the collector's youngest
         # generation (it is paused). One full pass now takes the survivors to the oldest;

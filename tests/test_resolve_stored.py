@@ -1,0 +1,230 @@
+"""The model stored next to the database (`resolve.stored`): a run in a new process (one
+that keeps no model, as the `workbench index` command) refreshes the stored model instead
+of building it from the tables, only when the database's token leads back to it; the
+edges then equal those of a fresh index. A stale, truncated or corrupt stored model is
+ignored without an error."""
+from __future__ import annotations
+
+import os
+import random
+import shutil
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from drift import differences
+from test_resolve_kept import _ADD, _edit, checked  # noqa: F401  (a fixture)
+from workbench.indexer import index
+from workbench.resolve import kept, stored
+from workbench.resolve.model import Model
+from workbench.resolve.passes import RESOLVER_VERSION
+
+REPO = Path(__file__).resolve().parent.parent
+SAMPLES = REPO / "sample_repos"
+
+
+@pytest.fixture
+def new_processes(monkeypatch):
+    """Each run as in a new process: no model kept between runs."""
+    monkeypatch.setattr(kept, "KEEP", 0)
+    kept.forget()
+
+
+def _copy(tmp_path: Path, sample: str = "pyshop") -> Path:
+    root = tmp_path / sample
+    shutil.copytree(SAMPLES / sample, root)
+    return root
+
+
+def _edit_one(root: Path, rng: random.Random) -> None:
+    files = sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in _ADD)
+    _edit(rng.choice(files), rng)
+
+
+def _same_as_fresh(root: Path, db: str, tmp_path: Path) -> None:
+    fresh = str(tmp_path / "fresh.duckdb")
+    Path(fresh).unlink(missing_ok=True)
+    for suffix in ("", ".model", ".model.log"):
+        Path(fresh + suffix).unlink(missing_ok=True)
+    index(root, fresh, jobs=1, progress=False)
+    assert differences(db, fresh) == []
+
+
+def _token(db: str) -> str:
+    con = duckdb.connect(db, read_only=True)
+    try:
+        return con.execute("SELECT value FROM meta WHERE key = 'resolve_token'").fetchall()[0][0]
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize("sample", ["pyshop", "tsapp", "goservice", "rustlib", "cnative"])
+def test_runs_of_new_processes_refresh_the_stored_model(tmp_path, sample, new_processes, checked):
+    """Each run after the first loads the stored model, refreshes it for the files changed
+    by it and by the runs logged since, and equals a model built afresh (`checked`) and a
+    fresh index; the log grows by one line a run, the stored model stays."""
+    root = _copy(tmp_path, sample)
+    db = str(tmp_path / "inc.duckdb")
+    index(root, db, jobs=1, progress=False)
+    path = stored.path_for(db)
+    assert os.path.exists(path) and os.path.getsize(path + ".log") == 0
+    base = open(path, "rb").read()
+    rng = random.Random(sample)
+    for k in range(1, 4):
+        _edit_one(root, rng)
+        r = index(root, db, jobs=1, progress=False)
+        assert r.resolve_stats.model_stored and not r.resolve_stats.model_kept
+        _same_as_fresh(root, db, tmp_path)
+        assert open(path, "rb").read() == base
+        with open(path + ".log", encoding="utf-8") as fh:
+            assert len(fh.readlines()) == k
+    assert len(checked) == 3
+
+
+def test_a_stored_model_is_used_only_for_its_own_database_state(tmp_path, new_processes):
+    """Another writer (a run without resolution) leaves a token the log does not lead to:
+    the model is built from the tables, and stored anew; a token set by hand as well."""
+    root = _copy(tmp_path)
+    db = str(tmp_path / "inc.duckdb")
+    index(root, db, jobs=1, progress=False)
+    rng = random.Random(3)
+    _edit_one(root, rng)
+    index(root, db, jobs=1, progress=False, resolve=False)
+    _edit_one(root, rng)
+    r = index(root, db, jobs=1, progress=False)
+    assert not r.resolve_stats.model_stored and r.resolve_stats.full    # no token: resolved in full
+    _same_as_fresh(root, db, tmp_path)
+    path = stored.path_for(db)
+    assert stored.load(path, _token(db), RESOLVER_VERSION) is not None
+    # another token in the database: nothing leads there
+    con = duckdb.connect(db)
+    con.execute("UPDATE meta SET value = 'not-this-one' WHERE key = 'resolve_token'")
+    con.close()
+    assert stored.load(path, "not-this-one", RESOLVER_VERSION) is None
+    _edit_one(root, rng)
+    r = index(root, db, jobs=1, progress=False)
+    assert not r.resolve_stats.model_stored and not r.resolve_stats.full
+    _same_as_fresh(root, db, tmp_path)
+    assert stored.load(path, _token(db), RESOLVER_VERSION) is not None     # stored anew
+    # a model stored by other resolver code is not used
+    assert stored.load(path, _token(db), "other-version") is None
+
+
+@pytest.mark.parametrize("damage", ["truncated", "flipped", "empty", "garbage", "log"])
+def test_a_damaged_stored_model_is_ignored(tmp_path, new_processes, damage):
+    root = _copy(tmp_path)
+    db = str(tmp_path / "inc.duckdb")
+    index(root, db, jobs=1, progress=False)
+    path = stored.path_for(db)
+    rng = random.Random(5)
+    _edit_one(root, rng)
+    assert index(root, db, jobs=1, progress=False).resolve_stats.model_stored
+    data = open(path, "rb").read()
+    if damage == "truncated":
+        data = data[: len(data) * 2 // 3]
+    elif damage == "flipped":
+        data = bytearray(data)
+        data[-100] ^= 0xFF
+        data = bytes(data)
+    elif damage == "empty":
+        data = b""
+    elif damage == "garbage":
+        data = os.urandom(5000)
+    if damage == "log":                 # the last run's line torn: the chain breaks there
+        log = open(path + ".log", "rb").read()
+        open(path + ".log", "wb").write(log[: len(log) // 2])
+    else:
+        open(path, "wb").write(data)
+    assert stored.load(path, _token(db), RESOLVER_VERSION) is None
+    _edit_one(root, rng)
+    r = index(root, db, jobs=1, progress=False)
+    assert not r.resolve_stats.model_stored
+    _same_as_fresh(root, db, tmp_path)
+    _edit_one(root, rng)                # stored anew by that run
+    assert index(root, db, jobs=1, progress=False).resolve_stats.model_stored
+    _same_as_fresh(root, db, tmp_path)
+
+
+def test_many_files_changed_since_store_the_model_anew(tmp_path, new_processes, monkeypatch):
+    root = _copy(tmp_path)
+    db = str(tmp_path / "inc.duckdb")
+    index(root, db, jobs=1, progress=False)
+    path = stored.path_for(db)
+    monkeypatch.setattr(stored, "REBASE_FILES", 1)
+    rng = random.Random(9)
+    files = sorted(p for p in root.rglob("*.py"))
+    changed_twice = files[:2]
+    for p in changed_twice:
+        _edit(p, rng)
+    r = index(root, db, jobs=1, progress=False)
+    assert r.resolve_stats.model_stored
+    assert os.path.getsize(path + ".log") == 0         # more than REBASE_FILES: stored anew
+    assert stored.load(path, _token(db), RESOLVER_VERSION)[1] == set()
+    _same_as_fresh(root, db, tmp_path)
+
+
+def test_a_process_keeping_models_logs_its_runs_for_the_others(tmp_path, monkeypatch):
+    """Runs that refresh a model kept in the process log themselves, so a new process
+    after them refreshes the stored model for every file they changed."""
+    kept.forget()
+    root = _copy(tmp_path)
+    db = str(tmp_path / "inc.duckdb")
+    index(root, db, jobs=1, progress=False)
+    rng = random.Random(2)
+    for _ in range(2):
+        _edit_one(root, rng)
+        assert index(root, db, jobs=1, progress=False).resolve_stats.model_kept
+    kept.forget()
+    got = stored.load(stored.path_for(db), _token(db), RESOLVER_VERSION)
+    assert got is not None and got[1]
+    _edit_one(root, rng)
+    r = index(root, db, jobs=1, progress=False)
+    assert r.resolve_stats.model_stored
+    _same_as_fresh(root, db, tmp_path)
+    kept.forget()
+
+
+def test_no_model_is_stored_for_an_in_memory_database():
+    assert stored.path_for(":memory:") is None and stored.path_for(None) is None
+    assert stored.load(None, "token", RESOLVER_VERSION) is None
+
+
+def test_a_stored_model_holds_no_connection_bindings_or_caches(tmp_path, new_processes):
+    root = _copy(tmp_path)
+    db = str(tmp_path / "inc.duckdb")
+    index(root, db, jobs=1, progress=False)
+    model, since = stored.load(stored.path_for(db), _token(db), RESOLVER_VERSION)
+    assert since == set() and isinstance(model, Model)
+    assert model.con is None and model.lazy and not model._bind_loaded
+    assert not model.binds and not model.args_by_callee and not model._lazy_loaded
+    assert model._arg_names is None and model._texts is None
+    assert model.row_texts is None and model._by_qual is None and model.fallback_cache == {}
+    assert model.bit_of == {i: model._bits[p] for i, p in zip(model._sids, model._spaths)}
+
+
+def test_the_model_is_stored_once_the_run_is_over_and_never_by_a_failed_run(tmp_path, new_processes,
+                                                                            monkeypatch):
+    """Resolution only asks for the model to be stored (`stored.defer`); `index` writes it
+    once the run's connection is closed. A run failing after that request stores nothing,
+    and its request is gone."""
+    root = _copy(tmp_path)
+    db = str(tmp_path / "inc.duckdb")
+    path = stored.path_for(db)
+    asked = []
+    real_defer = stored.defer
+
+    def defer_then_fail(*args):
+        real_defer(*args)
+        asked.append(args)
+        assert not os.path.exists(path)         # not written during the run
+        raise RuntimeError("the run fails after resolution")
+
+    monkeypatch.setattr(stored, "defer", defer_then_fail)
+    with pytest.raises(RuntimeError):
+        index(root, db, jobs=1, progress=False)
+    assert asked and asked[0][1] == "save"
+    assert not os.path.exists(path) and path not in stored._pending
+    monkeypatch.setattr(stored, "defer", real_defer)
+    index(root, db, jobs=1, progress=False)
+    assert stored.load(path, _token(db), RESOLVER_VERSION) is not None and not stored._pending
