@@ -97,7 +97,7 @@ def demo_history(dest: str | None = None) -> tuple[str, str, str]:
         if r.returncode == 0:
             return dest, "v1", "v2"
         shutil.rmtree(dest)
-    shutil.copytree(src, dest, ignore=shutil.ignore_patterns("*.duckdb", "*.wal", "__pycache__"))
+    shutil.copytree(src, dest, ignore=shutil.ignore_patterns("*.duckdb", "*.wal", "*.model", "*.model.log", "__pycache__"))
     git("init", "-q")
     git("add", "-A")
     git("commit", "-q", "-m", "v1")

@@ -34,7 +34,7 @@ BUILTIN_IGNORED_DIRS = frozenset({
 VENV_DIR_NAMES = frozenset({"venv", "env", "virtualenv"})
 BUILTIN_IGNORED_FILES = ("*.pyc", "*.pyo", "*.so", "*.o", "*.a", "*.dll", "*.dylib", "*.class",
                          "*.jar", "*.min.js", "*.map", ".DS_Store", "*.lock", "*.duckdb",
-                         "*.duckdb.wal", "package-lock.json", "yarn.lock", "pnpm-lock.yaml")
+                         "*.duckdb.wal", "*.duckdb.model", "*.duckdb.model.log", "package-lock.json", "yarn.lock", "pnpm-lock.yaml")
 
 
 def _builtin_files_regex(globs: tuple[str, ...]) -> re.Pattern:
