@@ -228,3 +228,25 @@ def test_the_model_is_stored_once_the_run_is_over_and_never_by_a_failed_run(tmp_
     monkeypatch.setattr(stored, "defer", real_defer)
     index(root, db, jobs=1, progress=False)
     assert stored.load(path, _token(db), RESOLVER_VERSION) is not None and not stored._pending
+
+
+def test_a_connection_given_stores_a_model_only_for_the_database_it_names(tmp_path, new_processes):
+    from workbench import store
+    from workbench.locations import default_db
+    root = _copy(tmp_path)
+    path = str(tmp_path / "given.duckdb")
+    con = store.connect(path)
+    try:
+        index(root, jobs=1, progress=False, con=con)      # the database is not named
+    finally:
+        con.close()
+    assert not os.path.exists(stored.path_for(default_db(root)))
+    assert not os.path.exists(stored.path_for(path))
+    con = store.connect(path)
+    try:
+        _edit_one(root, random.Random(3))
+        index(root, path, jobs=1, progress=False, con=con)   # named: stored next to it
+    finally:
+        con.close()
+    assert os.path.exists(stored.path_for(path))
+    assert not os.path.exists(stored.path_for(default_db(root)))

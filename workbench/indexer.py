@@ -433,6 +433,7 @@ def index(root: str | os.PathLike, db: str | None = None, *, jobs: int | None = 
     root = os.path.abspath(os.fspath(root))
     if not os.path.isdir(root):
         raise NotADirectoryError(f"not a directory: {root}")
+    db_named = db is not None
     if db is None:
         db = default_db(root)
     os.makedirs(os.path.dirname(os.path.abspath(db)) or ".", exist_ok=True)
@@ -468,13 +469,15 @@ def index(root: str | os.PathLike, db: str | None = None, *, jobs: int | None = 
                     indexed_at=time.strftime("%Y-%m-%dT%H:%M:%S"))
         with gc_paused():
             report = _index_into(con, root, db, scanned, jobs, progress, resolve, max_bytes, meta,
-                                 private=is_private(con))
+                                 private=is_private(con), stored_at=stored_at)
         report.warnings = list(scanned.warnings)
         report.timings = {"scan": scan_s, **report.timings}
         return report
 
+    # where the run's model is stored for the runs of new processes (not for a connection
+    # given without naming its database: `db` is then only the default's name)
     stored_at = None
-    if resolve:                     # where the run's model is stored for runs of new processes
+    if resolve and (con is None or db_named):
         from .resolve.stored import path_for
         stored_at = path_for(db)
     try:
@@ -506,7 +509,8 @@ def index(root: str | os.PathLike, db: str | None = None, *, jobs: int | None = 
 
 def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
                 resolve: bool = True, max_bytes: int = DEFAULT_MAX_BYTES,
-                meta: dict | None = None, private: bool = False) -> IndexReport:
+                meta: dict | None = None, private: bool = False,
+                stored_at: str | None = None) -> IndexReport:
     """One index run in `con`, in one transaction - or, when `private` (a new file or a
     snapshot nobody can open before the run ends, `snapshot.is_private`), in two: the
     extracted rows are committed before resolution, so DuckDB writes them out while the
@@ -587,12 +591,9 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
         t_resolve = time.perf_counter()
         if resolve:
             from .resolve import resolve_edges
-            from .resolve.stored import path_for
-            # the model stored next to the database (once the run is over, `flush` in
-            # `index`): for the next run in a new process
             report.resolve_stats = resolve_edges(con, report.changed_paths, progress=progress, before=before,
                                                  processes=_resolve_processes(jobs), private=private,
-                                                 stored_at=path_for(db))
+                                                 stored_at=stored_at)
         elif stale_ids:                 # rows were replaced or removed: unbind what pointed there
             _unbind_stale(con)
         elif report.changed_paths:      # only additions: nothing can point at a removed symbol
