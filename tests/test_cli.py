@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import duckdb
+import pytest
 
 from workbench.cli import main
 
@@ -39,9 +40,16 @@ def test_cli_exclude_glob(sample_copy, tmp_path, capsys):
     assert capsys.readouterr().out.splitlines() == ["n", "0"]
 
 
-def test_console_script_runs(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "workbench.cli", "--help"], capture_output=True, text=True)
+@pytest.mark.parametrize("module", ["workbench.cli", "workbench"])
+def test_console_script_runs(tmp_path, module):
+    out = subprocess.run([sys.executable, "-m", module, "--help"], capture_output=True, text=True)
     assert out.returncode == 0 and "index" in out.stdout
+
+
+def test_python_m_workbench_exits_with_the_command_status(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "workbench", "outline", str(tmp_path / "none.duckdb"), "x.py"],
+                         capture_output=True, text=True)
+    assert out.returncode != 0 and out.stderr.strip()
 
 
 def test_api_sql_with_parameters_sees_the_graph_macros(sample_copy, tmp_path):
