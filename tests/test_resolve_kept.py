@@ -391,3 +391,32 @@ def test_a_refresh_reads_the_imports_rows_of_the_files_a_run_evaluates(tmp_path)
                            for r in m.imports), key=repr)
         assert rows(model) == rows(fresh) and any(r[3] for r in rows(fresh))
     kept.forget()
+
+
+def test_kept_model_follows_a_header_turning_cpp(tmp_path, checked):
+    """A `.h` header is C until it holds C++ only syntax: an incremental run re-detects its
+    language, and the kept model's file languages follow (as a model loaded afresh)."""
+    root = tmp_path / "cnative"
+    shutil.copytree(SAMPLES / "cnative", root)
+    db, fresh_db = str(tmp_path / "inc.duckdb"), str(tmp_path / "fresh.duckdb")
+    index(root, db, jobs=1, progress=False)
+    header = next(p for p in sorted(root.rglob("*.h")) if b"class" not in p.read_bytes())
+    rel = header.relative_to(root).as_posix()
+
+    def language():
+        con = duckdb.connect(db, read_only=True)
+        try:
+            return con.execute("SELECT language FROM files WHERE path = ?", [rel]).fetchall()[0][0]
+        finally:
+            con.close()
+    assert language() == "c"
+    for text, lang in (("\n\nnamespace kept { class Added { public: int run(int x); }; }\n", "cpp"), ("\n", "c")):
+        base = header.read_text(encoding="utf-8")
+        if lang == "c":
+            base = base.split("\n\nnamespace kept")[0]
+        header.write_text(base + text, encoding="utf-8")
+        st = header.stat()
+        os.utime(header, (st.st_atime, st.st_mtime + 5))
+        report = _index_and_check(root, db, fresh_db)
+        assert report.resolve_stats.model_kept and language() == lang
+    assert len(checked) == 2

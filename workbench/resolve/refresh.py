@@ -39,6 +39,10 @@ class Refresh:
         loaded before stay loaded, the changed files' rows are swapped in (`_swap_bindings`)."""
         self.con = con
         changed = sorted(set(changed) & self.paths)
+        # a file's language as detected again (a `.h` header turns C++ with a class, and back)
+        f = cols(con, """SELECT path, language FROM files
+                         WHERE list_contains($p, path) AND status <> 'skipped'""", {"p": changed})
+        self.file_lang.update(zip(f["path"], f["language"]))
         old = self.symbols_in(changed)
         s = cols(con, f"""SELECT {self._SYMBOL_COLS}, s.decorators FROM symbols s
                           WHERE list_contains($p, s.path) ORDER BY s.path, s.symbol_id""", {"p": changed})
