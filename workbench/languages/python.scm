@@ -164,6 +164,15 @@
   arguments: (argument_list (keyword_argument name: (identifier) @bind.key
                                               value: [(list . [(identifier) (attribute) (lambda) (call)])
                                                       (tuple . [(identifier) (attribute) (lambda) (call)])] @bind.value))) @bind.arg
+; a dict literal whose first value is a name, an attribute, a lambda or a list starting with
+; one (`Session().request(url, hooks={"response": [log]})`, as `requests` takes its hooks)
+(call function: (_) @bind.target
+  arguments: (argument_list (dictionary . (pair value: [(identifier) (attribute) (lambda)
+                                                        (list . [(identifier) (attribute) (lambda)])])) @bind.value)) @bind.arg
+(call function: (_) @bind.target
+  arguments: (argument_list (keyword_argument name: (identifier) @bind.key
+                                              value: (dictionary . (pair value: [(identifier) (attribute) (lambda)
+                                                                                 (list . [(identifier) (attribute) (lambda)])])) @bind.value))) @bind.arg
 ; `f(**{"cb": g})`, `f(**opts)`: an argument row with the slot `**` (`Flows._arg_flows`
 ; reads the key of the parameter it looks for)
 (call function: (_) @bind.target
