@@ -30,14 +30,14 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from .exprs import alternatives, literal_items, parse_chain, split_top
+from .exprs import alternatives, literal_items, parse_chain, split_top, string_value
 from .flows import Flows
 from .kinds import CLASS_KINDS, FUNCTION_KINDS, NAMESPACE_KINDS, VALUE_KINDS
 from .lang import rules_of
 from .members import Members
 from .memo import Memo
 from .model import Model
-from .values import (ARGS, BUILTIN, BUILTIN_INST, CONTAINER, EMPTY, EXT, EXT_RESULT, INST, LITERAL,
+from .values import (ARGS, BUILTIN, BUILTIN_INST, CONTAINER, EMPTY, EXT, EXT_RESULT, INST, KWARGS, LITERAL,
                      MODULE, SUPER, SYM, VIEW, declared_type, ordered)
 
 _LITERAL_CONTAINERS = ("list", "tuple", "set", "dictionary", "array", "object")
@@ -297,6 +297,10 @@ class Resolver(Members, Flows):
                     for v in ordered(vals):
                         if v[0] == ARGS and ix.isdigit():     # `args[1]`: that argument
                             nv |= self.arg_at(v[1], v[2] + int(ix), depth + 1)
+                        elif v[0] == KWARGS:                  # `kwargs["k"]`: that keyword
+                            key = string_value(ix)
+                            if key:
+                                nv |= self.keyword_values(v[1], key, depth + 1)
                         else:
                             nv |= self.elements_of(v, depth)
                 if how not in ("builtin", "external"):

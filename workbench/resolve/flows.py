@@ -18,10 +18,10 @@ through `self`; this module imports neither the evaluator nor any language modul
 """
 from __future__ import annotations
 
-from .exprs import literal_items, literal_pairs, match_bracket, split_top
+from .exprs import first_arg, literal_items, literal_pairs, match_bracket, split_top, string_value
 from .kinds import CLASS_KINDS, FUNCTION_KINDS
 from .values import (ARGS, BOUND, BUILTIN, BUILTIN_INST, CONTAINER, CONTAINER_CALL, ELEMENTS,
-                     EMPTY, EXT, INST, LITERAL, MODULE, SYM, VIEW, Param, declared_type, ordered)
+                     EMPTY, EXT, INST, KWARGS, LITERAL, MODULE, SYM, VIEW, Param, declared_type, ordered)
 
 _NO: dict = {}      # the default of the model's dict-of-dicts lookups (read only: never filled)
 _HOLDERS = frozenset({CONTAINER, LITERAL, ARGS, ELEMENTS, INST, VIEW})    # values `elements_of` looks into
@@ -29,6 +29,8 @@ _HOLDERS = frozenset({CONTAINER, LITERAL, ARGS, ELEMENTS, INST, VIEW})    # valu
 _POSITIONAL = Param("", kind="var")
 #: a mapping's methods returning a view of it (`VIEW`)
 _VIEWS = frozenset({"keys", "values", "items"})
+#: a mapping's methods taking a key first and giving its value (`KWARGS`: the keyword passed)
+_KEYED = frozenset({"get", "pop", "setdefault", "__getitem__"})
 
 
 class Flows:
@@ -93,6 +95,9 @@ class Flows:
                 return self.returns_of(r[1], depth + 1)
             return set()
         if t == CONTAINER_CALL:
+            if v[1][0] == KWARGS:             # `kwargs.get("k")`, `kwargs.pop("k", None)`
+                key = string_value(first_arg(args) or "") if v[2] in _KEYED else None
+                return self.keyword_values(v[1][1], key, depth + 1) if key else set()
             if v[2] in _VIEWS:
                 return {(VIEW, v[1], v[2])}
             if v[2] in ("copy", "__iter__"):
@@ -402,6 +407,8 @@ class Flows:
                 vals |= self._arg_flows(fn, idx, p, depth)
             elif p.kind == "var":
                 vals.add((ARGS, fn, idx))     # *args: the positional arguments from idx on
+            elif p.kind == "varkw":
+                vals.add((KWARGS, fn))        # **kwargs: the keywords its call sites pass
         return frozenset(v for v in vals if v[0] != BUILTIN_INST or len(vals) == 1)
 
     def arg_at(self, fn: int, idx: int, depth: int) -> set:
@@ -472,6 +479,12 @@ class Flows:
                     out |= self.binding_values(row, depth + 1)
         return out
 
+    def keyword_values(self, fn: int, key: str, depth: int) -> set:
+        """What `fn`'s call sites pass under keyword `key` to its `**` parameter (`KWARGS`)."""
+        if depth > self.MAX_DEPTH:
+            return EMPTY
+        return self._arg_flows(fn, -1, Param(key, kind="kwonly"), depth + 1)
+
     def _forwarded(self, fn: int, name: str, key: str, depth: int) -> set:
         """`f(**kwargs)` where `kwargs` is `fn`'s own `**` parameter (`requests.get(url,
         **kwargs)` handing its options on): the value under `key` is what `fn`'s call sites
@@ -483,7 +496,7 @@ class Flows:
         if not ps or not any(p.kind == "varkw" and p.name == name for p in ps) \
                 or any(p.name == key for p in ps):
             return EMPTY
-        return self._arg_flows(fn, -1, Param(key, kind="kwonly"), depth + 1)
+        return self.keyword_values(fn, key, depth)
 
     def _splat_values(self, scope: int, text: str, key: str, depth: int) -> set:
         """The value under `key` of the dict `text` unpacked with `**` in `scope`: a dict

@@ -20,7 +20,7 @@ from collections import defaultdict
 
 from .kinds import CLASS_KINDS, FUNCTION_KINDS, NAMESPACE_KINDS, VALUE_KINDS
 from .values import (BOUND, BUILTIN, BUILTIN_INST, CONTAINER, CONTAINER_CALL, ELEMENTS, EMPTY,
-                     EXT, EXT_RESULT, INST, LITERAL, MODULE, SUPER, SYM, ordered)
+                     EXT, EXT_RESULT, INST, KWARGS, LITERAL, MODULE, SUPER, SYM, ordered)
 
 # methods of a container value whose result is (one of) its elements, or the container
 _CONTAINER_METHODS = frozenset({"get", "pop", "popleft", "setdefault", "values", "copy", "__getitem__",
@@ -101,7 +101,7 @@ class Members:
             return {(BUILTIN, f"{v[1]}.{name}")}, None
         if t == BOUND and name in self.rules(m.fam.get(v[1])).function_methods:
             return {v}, None
-        if t in (CONTAINER, LITERAL, ELEMENTS) and name in _CONTAINER_METHODS:
+        if t in (CONTAINER, LITERAL, ELEMENTS, KWARGS) and name in _CONTAINER_METHODS:
             return {(CONTAINER_CALL, v, name)}, "inferred"
         return set(), None
 

@@ -29,6 +29,8 @@ tag                shape                 what it stands for
                    text)                 (`list(x)`, `sorted(x)`, `iter(x)`)
 ``ARGS``           (ARGS, fn, index)     `*args` of function `fn`: its positional arguments
                                          from `index` on
+``KWARGS``         (KWARGS, fn)          `**kwargs` of function `fn`: what its call sites
+                                         pass under a key (`kwargs.get("k")`, `kwargs["k"]`)
 ``CONTAINER_CALL`` (CONTAINER_CALL,      a method of a container value (`d.get`, `l.pop`)
                    value, method)        not called yet
 ``VIEW``           (VIEW, value, what)   what a mapping's `keys()` / `values()` / `items()`
@@ -58,6 +60,7 @@ CONTAINER = "c"
 LITERAL = "L"
 ELEMENTS = "E"
 ARGS = "A"
+KWARGS = "K"
 CONTAINER_CALL = "CM"
 VIEW = "V"
 
