@@ -76,16 +76,21 @@ class Members:
         if t == INST:
             return self.instance_member(v[1], name, depth)
         if t == SUPER:
+            # the next class after `cls` defining `name` in the MRO of `cls` and in those of
+            # its subclasses: a mixin's `super().m()` reaches the class its subclass lists
+            # after it (`class Server(ThreadingMixIn, LoggingMixIn)`), not only its own base
             cls = v[1]
-            mro = self.mro(cls)
-            for base in mro[1:]:
-                if base[0] == SYM:
-                    for c in m.children.get(base[1], _NO).get(name, ()):
-                        if m.kind.get(c) in NAMESPACE_KINDS:
-                            return {(BOUND, c) if v[2] else (SYM, c)}, None
-                elif base[0] in (EXT, BUILTIN):
-                    return {(base[0], f"{base[1]}.{name}")}, None
-            return set(), None
+            out: set = set()
+            for sub in [cls, *self.subclasses(cls)]:
+                mro = self.mro(sub)
+                try:
+                    at = mro.index((SYM, cls)) + 1
+                except ValueError:
+                    continue
+                got = self._next_in_mro(mro, at, name, v[2])
+                if got is not None:
+                    out.add(got)
+            return out, None
         if t == EXT:
             return {(EXT, f"{v[1]}.{name}")}, None
         if t == EXT_RESULT:
@@ -300,6 +305,18 @@ class Members:
 
     def self_name(self, fn: int) -> str | None:
         return self.rules(self.m.fam.get(fn)).self_name(self, fn)
+
+    def _next_in_mro(self, mro: list[tuple], at: int, name: str, bound: bool) -> tuple | None:
+        """What `name` finds in `mro` from place `at` on (a `super()` lookup), or None."""
+        m = self.m
+        for base in mro[at:]:
+            if base[0] == SYM:
+                for c in m.children.get(base[1], _NO).get(name, ()):
+                    if m.kind.get(c) in NAMESPACE_KINDS:
+                        return (BOUND, c) if bound else (SYM, c)
+            elif base[0] in (EXT, BUILTIN):
+                return (base[0], f"{base[1]}.{name}")
+        return None
 
     def mro(self, cls: int) -> list[tuple]:
         """Method resolution order: (SYM, class) for repo classes, (EXT/BUILTIN, name) for others."""
