@@ -78,6 +78,8 @@ from .resolve.lang import rules_of
 from .resolve.values import BOUND, BUILTIN, EXT, MODULE, SYM
 
 EXPORT_KEY_KINDS = frozenset({"function", "method", "lambda", "constructor"})
+#: resolutions that guess (a unique name elsewhere, several candidates)
+_GUESSES = frozenset({"name-unique", "ambiguous"})
 _NOT_CALLS = {(BUILTIN, "property"), (BUILTIN, "staticmethod"), (BUILTIN, "classmethod"),
               (BUILTIN, "require")}
 
@@ -176,6 +178,7 @@ def export(con, entry_paths: list[str]) -> dict[str, list[str]]:
                 # over: the index's callback row says which (or which ones it may be)
                 targets = [(SYM, dst)] if dst is not None else [
                     (SYM, sid) for q in cands or () for sid in m.by_qual.get(q, ())]
+                _how = None
             else:
                 try:
                     targets, _how = res.resolve_call(src, text, line)
@@ -186,13 +189,14 @@ def export(con, entry_paths: list[str]) -> dict[str, list[str]]:
                 targets = [t for t in targets if t not in _NOT_CALLS]
             rules = rules_of(m.family(caller))
             _add(graph, names(caller), [_target_name(m, names, t, rules) for t in targets])
-            if rules.export_follows_calls:
+            follows = rules.export_follows_calls
+            if follows is True or (follows == "evident" and _how not in _GUESSES):
                 # the file of a called definition is part of the program even when no
                 # import names it (a header's definition, a same-package type)
                 for t in targets:
                     p = m.path.get(t[1]) if t[0] == SYM else None
-                    if p is not None and p not in reachable:
-                        _reachable(m, res, [p], reachable)
+                    if p is not None and p not in reachable:    # imported: its packages too
+                        _reachable(m, res, [p, *sorted(_packages_of(m, p))], reachable)
         pending = reachable - done
     for sid, k in m.kind.items():
         if m.path.get(sid) not in reachable or sid in m.declarations:
@@ -284,16 +288,22 @@ def _reachable(m: Model, res: Resolver, entry_paths: list[str], seen: set[str] |
             for v in vals:
                 if v[0] in (SYM, BOUND, MODULE) and v[1] in m.path:
                     paths.add(m.path[v[1]])
-        # importing a submodule imports its packages first
-        for q in list(paths):
-            d = os.path.dirname(q)
-            while d:
-                for init in (f"{d}/__init__.py",):
-                    if init in m.file_module:
-                        paths.add(init)
-                d = os.path.dirname(d)
+        for q in list(paths):         # importing a submodule imports its packages first
+            paths |= _packages_of(m, q)
         todo.extend(sorted((x for x in paths if x and x not in seen and x in m.file_module), reverse=True))
     return seen
+
+
+def _packages_of(m: Model, path: str) -> set[str]:
+    """The package files (`__init__.py`) of the folders above `path`, in the index."""
+    out = set()
+    d = os.path.dirname(path)
+    while d:
+        init = f"{d}/__init__.py"
+        if init in m.file_module:
+            out.add(init)
+        d = os.path.dirname(d)
+    return out
 
 
 def _with_package(m: Model, path: str) -> set[str]:

@@ -258,8 +258,9 @@ class Language:
     #: rather than to the code around the class
     export_class_body_caller: bool = False
     #: the files the export covers grow along resolved calls too, not only along imports
-    #: (same-package types, a header's definition in another file, `mod x;` files)
-    export_follows_calls: bool = False
+    #: (same-package types, a header's definition in another file, `mod x;` files);
+    #: "evident": only along calls resolved without a guess by name
+    export_follows_calls: bool | str = False
 
     def export_name(self, m, sid: int, name_of) -> str | None:
         """The export name of symbol `sid` when this language names it its own way, or None

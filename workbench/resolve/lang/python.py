@@ -244,6 +244,33 @@ def _attr_names(ev, scope, text: str) -> list[tuple[str, bool]]:
     return list(dict.fromkeys(out))
 
 
+def _imported_modules(m, parts: list[str]) -> set:
+    """The repository's modules `importlib.import_module(name[, package])` may return: the
+    module named (`"plugins.alpha"`, or `".alpha"` relative to a literal package), or, for a
+    name built from a literal prefix (`"plugins." + name`, `f"plugins.{name}"`), each module
+    directly under it. Files added or removed make a full run, so no lookup is noted."""
+    if not parts:
+        return set()
+    got = _name_text(parts[0].strip())
+    if got is None:
+        return set()
+    text, prefix = got
+    if text.startswith("."):
+        package = string_value(parts[1].strip()) if len(parts) > 1 else None
+        if not package:
+            return set()
+        text = package + text
+    if prefix and not text.endswith("."):
+        return set()
+    out = set()
+    for i in m.file_module.values():
+        q = m.qual.get(i) or ""
+        if (q == text if not prefix else q.startswith(text) and "." not in q[len(text):]) \
+                and m.fam.get(i) == "python":
+            out.add((SYM, i))
+    return out
+
+
 class Python(Language):
     family = "python"
     languages = ("python",)
@@ -260,6 +287,9 @@ class Python(Language):
     base_class_is_constructor = False
     unbound_names_raise = True
     special_params_listed = True
+    # a module imported by `importlib.import_module` is part of the program without an
+    # import statement: the export covers it once a call evidently resolves into it
+    export_follows_calls = "evident"
     iterates_mapping_keys = True
 
     # ---------------------------------------------------------------- the model
@@ -720,6 +750,8 @@ class Python(Language):
         if name == "functools.wraps":
             # `wraps(f)` is `partial(update_wrapper, ...)`: applied, it calls `update_wrapper`
             return {(EXT, "functools.update_wrapper")}
+        if name == "importlib.import_module":
+            return _imported_modules(ev.m, split_top(args, (",",)))
         return super().call_external(ev, name, args, scope, depth)
 
     def constructor(self, ev, cls):
