@@ -479,24 +479,14 @@ class Flows:
                     out |= self.binding_values(row, depth + 1)
         return out
 
-    def keyword_values(self, fn: int, key: str, depth: int) -> set:
-        """What `fn`'s call sites pass under keyword `key` to its `**` parameter (`KWARGS`)."""
-        if depth > self.MAX_DEPTH:
-            return EMPTY
-        return self._arg_flows(fn, -1, Param(key, kind="kwonly"), depth + 1)
+    def keyword_values(self, fn: int, key: str, depth: int) -> frozenset:
+        """What `fn`'s call sites pass under keyword `key` to its `**` parameter (`KWARGS`),
+        memoised with the memo's cycle and depth cuts (a chain of functions handing their
+        `**kwargs` on may lead back to itself)."""
+        return self.memo(("kwarg", fn, key), depth, True, EMPTY, self._keyword_values, fn, key, depth)
 
-    def _forwarded(self, fn: int, name: str, key: str, depth: int) -> set:
-        """`f(**kwargs)` where `kwargs` is `fn`'s own `**` parameter (`requests.get(url,
-        **kwargs)` handing its options on): the value under `key` is what `fn`'s call sites
-        pass as that keyword, or under it in a dict they unpack - unless `fn` takes `key`
-        as a parameter of its own."""
-        if depth > self.MAX_DEPTH or self.m.kind.get(fn) not in FUNCTION_KINDS:
-            return EMPTY
-        ps = self.params(fn)
-        if not ps or not any(p.kind == "varkw" and p.name == name for p in ps) \
-                or any(p.name == key for p in ps):
-            return EMPTY
-        return self.keyword_values(fn, key, depth)
+    def _keyword_values(self, fn: int, key: str, depth: int) -> frozenset:
+        return frozenset(self._arg_flows(fn, -1, Param(key, kind="kwonly"), depth + 1))
 
     def _splat_values(self, scope: int, text: str, key: str, depth: int) -> set:
         """The value under `key` of the dict `text` unpacked with `**` in `scope`: a dict
@@ -511,7 +501,6 @@ class Flows:
             self.memo.read(scope)
             texts += [r[3] for r in m.binds.get(scope, _NO).get(text, ())
                       if r[1] == "assign" and (r[3] or "").startswith("dict(")]
-            out |= self._forwarded(scope, text, key, depth)
         for t in texts:
             if t.startswith("dict(") and t.endswith(")"):
                 for part in split_top(t[5:-1], (",",)):

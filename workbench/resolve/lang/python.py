@@ -751,7 +751,9 @@ class Python(Language):
             # `wraps(f)` is `partial(update_wrapper, ...)`: applied, it calls `update_wrapper`
             return {(EXT, "functools.update_wrapper")}
         if name == "importlib.import_module":
-            return _imported_modules(ev.m, split_top(args, (",",)))
+            got = _imported_modules(ev.m, split_top(args, (",",)))
+            if got:
+                return got
         return super().call_external(ev, name, args, scope, depth)
 
     def constructor(self, ev, cls):
