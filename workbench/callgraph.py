@@ -178,10 +178,10 @@ def export(con, entry_paths: list[str]) -> dict[str, list[str]]:
                 # over: the index's callback row says which (or which ones it may be)
                 targets = [(SYM, dst)] if dst is not None else [
                     (SYM, sid) for q in cands or () for sid in m.by_qual.get(q, ())]
-                _how = None
+                how = None
             else:
                 try:
-                    targets, _how = res.resolve_call(src, text, line)
+                    targets, how = res.resolve_call(src, text, line)
                 except RecursionError:
                     continue
                 # applying @property/@staticmethod/@classmethod and loading a module with
@@ -190,7 +190,7 @@ def export(con, entry_paths: list[str]) -> dict[str, list[str]]:
             rules = rules_of(m.family(caller))
             _add(graph, names(caller), [_target_name(m, names, t, rules) for t in targets])
             follows = rules.export_follows_calls
-            if follows is True or (follows == "evident" and _how not in _GUESSES):
+            if follows is True or (follows == "evident" and how not in _GUESSES):
                 # the file of a called definition is part of the program even when no
                 # import names it (a header's definition, a same-package type)
                 for t in targets:
