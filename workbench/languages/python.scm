@@ -74,11 +74,22 @@
   right: (assignment left: [(identifier) (attribute)] right: (_) @bind.value)) @bind.assign
 ; a lambda in parentheses or among the operands of `or` / `if else` (`self.cb = cb or
 ; (lambda: default())`): a row of its own, whose value is the lambda
-(assignment left: [(identifier) (attribute)] @bind.target
+(assignment left: (identifier) @bind.target
   right: (parenthesized_expression (lambda) @bind.value)) @bind.assign
-(assignment left: [(identifier) (attribute)] @bind.target
-  right: [(boolean_operator [(lambda) @bind.value (parenthesized_expression (lambda) @bind.value)])
-          (conditional_expression [(lambda) @bind.value (parenthesized_expression (lambda) @bind.value)])]) @bind.assign
+(assignment left: (attribute) @bind.target
+  right: (parenthesized_expression (lambda) @bind.value)) @bind.assign
+(assignment left: (identifier) @bind.target
+  right: (boolean_operator (parenthesized_expression (lambda) @bind.value))) @bind.assign
+(assignment left: (attribute) @bind.target
+  right: (boolean_operator (parenthesized_expression (lambda) @bind.value))) @bind.assign
+(assignment left: (identifier) @bind.target
+  right: (conditional_expression (lambda) @bind.value)) @bind.assign
+(assignment left: (attribute) @bind.target
+  right: (conditional_expression (lambda) @bind.value)) @bind.assign
+(assignment left: (identifier) @bind.target
+  right: (conditional_expression (parenthesized_expression (lambda) @bind.value))) @bind.assign
+(assignment left: (attribute) @bind.target
+  right: (conditional_expression (parenthesized_expression (lambda) @bind.value))) @bind.assign
 (assignment left: (identifier) @bind.target
   right: (dictionary (pair value: (_) @bind.value))) @bind.element
 (assignment left: (identifier) @bind.target
