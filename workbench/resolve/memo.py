@@ -14,6 +14,16 @@ entered the cycle, or how deep it was, so they are kept apart:
   moves back to the young one. A dropped result is evaluated again when next asked for
   (the same value, by the above), so memory stays bounded on a large repository while
   results in use (files are resolved in path order: mostly those of nearby files) stay;
+* a result whose evaluation met a cut of a key below its own on the stack (a key inside
+  a cycle it did not enter: its value counts that key as empty) is memoised only while
+  that key is being computed: for the rest of that key's evaluation, and then dropped,
+  so what asks for it later, from outside the cycle, evaluates it again with the cycle's
+  entry known (`_inner`). A hit on it counts as a cut of that same key;
+* a result whose evaluation reached the depth limit (or used a result that did) is
+  memoised for the current unit with the depth it was asked at, and used only where it is
+  asked at that depth or deeper (`_deep`): asked nearer the top, it is evaluated again,
+  further. (A value cut short deep inside one evaluation is not what the file's later,
+  shallower evaluations of the same key get);
 * any other result is memoised only for the current *unit* (`begin_unit`): the
   resolver's unit is one file. (`Resolver.resolve_call` keeps a call's answer there too,
   under `("call", scope, text)`, for the calls written alike after it in the unit.)
@@ -40,7 +50,7 @@ class Memo:
     """Results by key, the stack of keys being computed, and the current unit's reads."""
 
     __slots__ = ("clean", "old", "max_clean", "local", "max_depth", "bit_of", "_pos", "frames", "_files",
-                 "_names", "_shared")
+                 "_names", "_shared", "_inner", "_deep")
 
     #: clean results kept per generation: ~200 bytes each plus their values. The standard
     #: library makes ~100,000 clean results; with 30,000 a full run evaluates 4% more
@@ -52,11 +62,16 @@ class Memo:
         self.old: dict = {}              # the previous generation of `clean`
         self.max_clean = max_clean or self.MAX_CLEAN
         self.local: dict = {}            # key -> result, for the current unit
+        # key -> (result, stack position of the cut key it depends on), while that key is
+        # being computed (the position's frame lists the keys to drop when it is done)
+        self._inner: dict = {}
+        self._deep: dict = {}            # key -> (result, depth asked at), for the current unit
         self.max_depth = max_depth
         self.bit_of = bit_of if bit_of is not None else {}
         self._pos: dict = {}             # key being computed -> its stack position
         # per stack position: [lowest position a cut reached, tainted, cut here, deepest
-        # depth, files read (bits), names read (set or None)]
+        # depth, files read (bits), names read (set or None), keys of `_inner` depending on
+        # the cut of this position (list or None), depth limit reached]
         self.frames: list = []
         self._files = 0                  # what the current unit read
         self._names: set = set()
@@ -68,6 +83,7 @@ class Memo:
     def begin_unit(self) -> None:
         """Forget the results that depend on the order of evaluation (a new file)."""
         self.local.clear()
+        self._deep.clear()
         self._files = 0
         self._names = set()
 
@@ -123,7 +139,7 @@ class Memo:
 
     def clear(self) -> None:
         """Forget every result (evaluation is over: the memory, for what follows)."""
-        self.clean, self.old, self.local, self._shared = {}, {}, {}, {}
+        self.clean, self.old, self.local, self._shared, self._inner, self._deep = {}, {}, {}, {}, {}, {}
 
     # ---------------------------------------------------------------- evaluation
     def __call__(self, key, depth: int | None, limited: bool, empty, fn, *args):
@@ -169,17 +185,39 @@ class Memo:
                 top[0] = pos
             frames[pos][2] = True
             return empty
+        if self._inner:
+            got = self._inner.get(key)
+            if got is not None:          # computed inside a cycle still being computed
+                top = frames[-1]
+                if got[1] < top[0]:
+                    top[0] = got[1]
+                return got[0]
+        if self._deep:
+            got = self._deep.get(key)
+            if got is not None and (depth or 0) >= got[1]:
+                if frames:
+                    frames[-1][7] = True
+                return got[0]
         if limited and depth > self.max_depth:
             if frames:
-                frames[-1][1] = True
+                frames[-1][7] = True
             return empty
         pos = len(frames)
         base = depth if depth is not None else 0
         k0 = key[0]
-        frame = [pos, False, False, base, self.bit_of.get(k0 if k0.__class__ is int else key[1], 0), None]
+        frame = [pos, False, False, base, self.bit_of.get(k0 if k0.__class__ is int else key[1], 0), None, None, False]
         res = self._on_stack(key, frame, depth is not None, fn, args)
-        low, tainted, cut_here, deepest, files, names = frame
-        if low < pos or tainted or cut_here:
+        low, tainted, cut_here, deepest, files, names, _, limited_ = frame
+        if low < pos:                    # inside a cycle entered below: until its entry is done
+            self._inner[key] = (res, low)
+            below = frames[low]
+            if below[6] is None:
+                below[6] = [key]
+            else:
+                below[6].append(key)
+        elif limited_:
+            self._deep[key] = (res, base)
+        elif tainted or cut_here:
             self.local[key] = res
         else:
             share = self._shared.setdefault
@@ -207,7 +245,7 @@ class Memo:
                 top[0] = pos
             return empty
         pos = len(frames)
-        return self._on_stack(key, [pos, False, False, depth, 0, None], True, fn, args)
+        return self._on_stack(key, [pos, False, False, depth, 0, None, None, False], True, fn, args)
 
     def _on_stack(self, key, frame: list, deep: bool, fn, args):
         """`fn(*args)` with `key` on the stack of keys being computed (`frame`: its
@@ -221,13 +259,22 @@ class Memo:
         finally:
             del self._pos[key]
             frames.pop()
-        low, tainted, _cut, deepest, files, names = frame
+            if frame[6] is not None:     # the cycles entered here are done
+                inner = self._inner
+                for k in frame[6]:
+                    del inner[k]
+        low, tainted, _cut, deepest, files, names, _, limited = frame
         if frames:
             parent = frames[-1]
             if low < parent[0]:
                 parent[0] = low
             if tainted:
                 parent[1] = True
+            if limited:                  # asked at a depth of its own: a taint, else
+                if deep:
+                    parent[7] = True
+                else:
+                    parent[1] = True
             if deep and deepest > parent[3]:
                 parent[3] = deepest
         self._merge(files, names)
