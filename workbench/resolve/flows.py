@@ -488,10 +488,25 @@ class Flows:
     def _keyword_values(self, fn: int, key: str, depth: int) -> frozenset:
         return frozenset(self._arg_flows(fn, -1, Param(key, kind="kwonly"), depth + 1))
 
+    def _forwarded(self, fn: int, name: str, key: str, depth: int) -> frozenset:
+        """`f(**kwargs)` where `kwargs` is `fn`'s own `**` parameter (`requests.get(url,
+        **kwargs)` handing its options on to `request`): the value under `key` is what
+        `fn`'s call sites pass as that keyword (`keyword_values`), or under it in a dict
+        they unpack - unless `fn` takes `key` as a parameter of its own (then its `**`
+        parameter never holds it)."""
+        if self.m.kind.get(fn) not in FUNCTION_KINDS:
+            return EMPTY
+        ps = self.params(fn)
+        if not ps or not any(p.kind == "varkw" and p.name == name for p in ps) \
+                or any(p.name == key for p in ps):
+            return EMPTY
+        return self.keyword_values(fn, key, depth)
+
     def _splat_values(self, scope: int, text: str, key: str, depth: int) -> set:
         """The value under `key` of the dict `text` unpacked with `**` in `scope`: a dict
-        literal (`**{"cb": g}`, or a name assigned one), or a local name assigned
-        `dict(cb=g)` (`opts = dict(...)` then `f(**opts)`)."""
+        literal (`**{"cb": g}`, or a name assigned one), a local name assigned `dict(cb=g)`
+        (`opts = dict(...)` then `f(**opts)`), or `scope`'s own `**` parameter handed on
+        (`_forwarded`)."""
         m = self.m
         out: set = set()
         texts = [text]
@@ -501,6 +516,7 @@ class Flows:
             self.memo.read(scope)
             texts += [r[3] for r in m.binds.get(scope, _NO).get(text, ())
                       if r[1] == "assign" and (r[3] or "").startswith("dict(")]
+            out |= self._forwarded(scope, text, key, depth)
         for t in texts:
             if t.startswith("dict(") and t.endswith(")"):
                 for part in split_top(t[5:-1], (",",)):

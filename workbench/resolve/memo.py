@@ -15,10 +15,12 @@ entered the cycle, or how deep it was, so they are kept apart:
   (the same value, by the above), so memory stays bounded on a large repository while
   results in use (files are resolved in path order: mostly those of nearby files) stay;
 * a result whose evaluation met a cut of a key below its own on the stack (a key inside
-  a cycle it did not enter: its value counts that key as empty) is memoised only while
-  that key is being computed: for the rest of that key's evaluation, and then dropped,
-  so what asks for it later, from outside the cycle, evaluates it again with the cycle's
-  entry known (`_inner`). A hit on it counts as a cut of that same key;
+  a cycle it did not enter: its value counts that key as empty) is memoised as it is
+  only while that key is being computed (`_inner`; a hit on it counts as a cut of that
+  same key). Then it is kept for the unit as below, unless it came out empty (the
+  value of a cut): what asks for it later, from outside the cycle, evaluates it again
+  with the cycle's entry known. (Dropping every such result makes the standard library
+  evaluate a fifth more keys; the empty ones are those that lost a call's targets);
 * a result whose evaluation reached the depth limit (or used a result that did) is
   memoised for the current unit with the depth it was asked at, and used only where it is
   asked at that depth or deeper (`_deep`): asked nearer the top, it is evaluated again,
@@ -209,7 +211,7 @@ class Memo:
         res = self._on_stack(key, frame, depth is not None, fn, args)
         low, tainted, cut_here, deepest, files, names, _, limited_ = frame
         if low < pos:                    # inside a cycle entered below: until its entry is done
-            self._inner[key] = (res, low)
+            self._inner[key] = (res, low, res == empty)
             below = frames[low]
             if below[6] is None:
                 below[6] = [key]
@@ -260,9 +262,11 @@ class Memo:
             del self._pos[key]
             frames.pop()
             if frame[6] is not None:     # the cycles entered here are done
-                inner = self._inner
+                inner, local = self._inner, self.local
                 for k in frame[6]:
-                    del inner[k]
+                    got = inner.pop(k)
+                    if not got[2]:
+                        local[k] = got[0]
         low, tainted, _cut, deepest, files, names, _, limited = frame
         if frames:
             parent = frames[-1]

@@ -1,0 +1,2 @@
+from .api import fetch, post
+from .sessions import Client
