@@ -41,6 +41,57 @@ def test_dropped_results_are_evaluated_again_and_results_in_use_stay():
     assert calls == [1, 2, 3, 2]
 
 
+def _cycle(own: frozenset):
+    """`a` reads `b`, which reads `a` back and adds `own`: (memo, a, b, calls made)."""
+    memo = Memo(40)
+    none = frozenset()
+    calls = []
+
+    def a():
+        calls.append("a")
+        return frozenset({"a"}) | memo(("b", 0), 1, False, none, b)
+
+    def b():
+        calls.append("b")
+        return own | memo(("a", 0), 2, False, none, a)
+
+    memo.begin_unit()
+    return memo, a, b, calls
+
+
+def test_a_value_cut_empty_inside_a_cycle_is_evaluated_again_from_outside():
+    # inside the cycle entered at `a`, `b` counts `a` as empty: asked later from outside
+    # that cycle, `b` sees `a`'s value, not the cut, and is kept for the unit from then on
+    none = frozenset()
+    memo, a, b, calls = _cycle(none)
+    assert memo(("a", 0), 0, False, none, a) == {"a"}
+    assert memo(("b", 0), 0, False, none, b) == {"a"}
+    assert calls == ["a", "b", "b"]
+    assert memo(("b", 0), 0, False, none, b) == {"a"}
+    assert calls == ["a", "b", "b"]
+    # a value of its own found inside the cycle: kept for the unit as it came out
+    memo, a, b, calls = _cycle(frozenset({"b"}))
+    assert memo(("a", 0), 0, False, none, a) == {"a", "b"}
+    assert memo(("b", 0), 0, False, none, b) == {"b"}
+    assert calls == ["a", "b"]
+
+
+def test_a_value_cut_by_the_depth_limit_is_used_only_as_deep_or_deeper():
+    # a chain `k0 -> k1 -> ...` evaluated from depth 2 is cut after depth 3
+    memo = Memo(3)
+    none = frozenset()
+
+    def step(n, depth):
+        return frozenset({n}) | memo(("k", n + 1), depth + 1, True, none, step, n + 1, depth + 1)
+
+    memo.begin_unit()
+    assert memo(("k", 0), 2, True, none, step, 0, 2) == {0, 1}
+    assert memo(("k", 1), 3, True, none, step, 1, 3) == {1}        # as deep: the same
+    assert memo(("k", 1), 0, True, none, step, 1, 0) == {1, 2, 3, 4}    # nearer the top: further
+    memo.begin_unit()
+    assert memo(("k", 1), 0, True, none, step, 1, 0) == {1, 2, 3, 4}
+
+
 def _edges(root: Path, db: Path) -> list:
     wb = workbench.index(str(root), db=str(db), progress=False, jobs=1)
     try:

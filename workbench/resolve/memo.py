@@ -17,10 +17,11 @@ entered the cycle, or how deep it was, so they are kept apart:
 * a result whose evaluation met a cut of a key below its own on the stack (a key inside
   a cycle it did not enter: its value counts that key as empty) is memoised as it is
   only while that key is being computed (`_inner`; a hit on it counts as a cut of that
-  same key). Then it is kept for the unit as below, unless it came out empty (the
-  value of a cut): what asks for it later, from outside the cycle, evaluates it again
-  with the cycle's entry known. (Dropping every such result makes the standard library
-  evaluate a fifth more keys; the empty ones are those that lost a call's targets);
+  same key, and taints as a unit's result does). Then it is kept for the unit as below,
+  unless it came out empty (the value of a cut): what asks for it later, from outside
+  the cycle, evaluates it again with the cycle's entry known. (Dropping every such
+  result makes the standard library evaluate a fifth more keys; the empty ones are
+  those that lost a call's targets);
 * a result whose evaluation reached the depth limit (or used a result that did) is
   memoised for the current unit with the depth it was asked at, and used only where it is
   asked at that depth or deeper (`_deep`): asked nearer the top, it is evaluated again,
@@ -193,6 +194,7 @@ class Memo:
                 top = frames[-1]
                 if got[1] < top[0]:
                     top[0] = got[1]
+                top[1] = True            # as a local hit
                 return got[0]
         if self._deep:
             got = self._deep.get(key)
