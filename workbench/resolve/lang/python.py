@@ -14,6 +14,7 @@ from ..values import (BOUND, BUILTIN, BUILTIN_INST, CONTAINER, ELEMENTS, EXT, IN
                       Param,
                       annotated_type, declared_type, ordered)
 from .base import Language
+from .python_names import attr_names, name_text
 
 
 
@@ -205,45 +206,6 @@ _ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.Flag", "enum.IntFlag
                          "enum.StrEnum", "enum.ReprEnum"})
 
 
-def _name_text(text: str) -> tuple[str, bool] | None:
-    """An attribute name as written: `"run"` -> ("run", False); a prefix and more,
-    `"do_" + cmd` or `f"get_{platform}"` -> ("do_", True) / ("get_", True); else None."""
-    attr = string_value(text)
-    if attr is not None:
-        return (attr, False) if attr else None
-    terms = split_top(text, ("+",))
-    if len(terms) == 2:
-        prefix = string_value(terms[0])
-        return (prefix, True) if prefix else None
-    if text[:2] in ("f'", 'f"'):
-        prefix = string_value(text[1:].split("{", 1)[0] + text[1])
-        return (prefix, True) if prefix and "{" in text else None
-    return None
-
-
-def _attr_names(ev, scope, text: str) -> list[tuple[str, bool]]:
-    """The names (or prefixes) `getattr`'s second argument `text` stands for: as written,
-    or each value the local variable it names is assigned in `scope` (all of them
-    understood, else none: `method = "visit_" + name`, as `ast.NodeVisitor.visit`)."""
-    got = _name_text(text)
-    if got is not None:
-        return [got]
-    if not text.isidentifier():
-        return []
-    m = ev.m
-    if m.lazy:                    # incremental runs load bindings per file
-        m.ensure_bindings(m.path.get(scope))
-    ev.memo.read(scope)
-    rows = m.binds.get(scope, {}).get(text, ())
-    out = []
-    for row in rows:
-        got = _name_text(row[3] or "") if row[1] == "assign" else None
-        if got is None:
-            return []
-        out.append(got)
-    return list(dict.fromkeys(out))
-
-
 def _imported_modules(m, parts: list[str]) -> set:
     """The repository's modules `importlib.import_module(name[, package])` may return: the
     module named (`"plugins.alpha"`, or `".alpha"` relative to a literal package), or, for a
@@ -251,7 +213,7 @@ def _imported_modules(m, parts: list[str]) -> set:
     directly under it. Files added or removed make a full run, so no lookup is noted."""
     if not parts:
         return set()
-    got = _name_text(parts[0].strip())
+    got = name_text(parts[0].strip())
     if got is None:
         return set()
     text, prefix = got
@@ -720,7 +682,7 @@ class Python(Language):
         out: set = set()
         if len(parts) < 2:
             return out
-        names = _attr_names(ev, scope, parts[1])
+        names = attr_names(ev, scope, parts[1])
         if names:
             obj = ev.eval_text(scope, parts[0], depth=depth + 1)[0]
             for o in ordered(obj):
