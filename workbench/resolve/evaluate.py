@@ -330,6 +330,7 @@ class Resolver(Members, Flows):
                 r = self.lookup_in(s, name, depth, rules, first)
                 if r is not None and k == "module" and any(v[0] in _FILLABLE for v in r[0]):
                     containers.extend(self.filled_inside(s, name))
+                    containers.extend(ordered(self.filled_outside((SYM, s), name, depth)))
                 if r is not None:
                     if containers:
                         return r[0] | frozenset(containers), r[1] if r[0] else "inferred"
@@ -626,6 +627,7 @@ class Resolver(Members, Flows):
             vals.add((CONTAINER, mid, name))
         if any(v[0] in _FILLABLE for v in vals):
             vals.update(self.filled_inside(mid, name))
+            vals |= self.filled_outside((SYM, mid), name, depth)
         if vals:
             return vals, False
         via = False
