@@ -174,21 +174,23 @@ class Members:
         or a module (SYM, module), from outside: `env.filters[k] = f`, `hook.impls.append(f)`,
         `mod.callbacks.append(f)` wherever what is written before `.name` evaluates, in its
         own scope, to `owner` (for an instance: to an instance of `cls` or of a subclass,
-        whose MRO holds `cls`, or to such a class: `Registry.hooks.append(f)`). Rows written through the scope's own `self` are left to
-        `class_attrs`; a private attribute (`_name`) counts only rows of the owner's own
+        whose MRO holds `cls`, or to such a class: `Registry.hooks.append(f)`). Rows written
+        through the scope's own `self` are left to `class_attrs`; a private attribute (`_name`) counts only rows of the owner's own
         top-level package. Looked up by the attribute's name (`Language.outside_fills`, token
         `e:` + name); none when more than `OUTSIDE_FILLS_MAX` rows fill that name."""
-        return self.memo(("outside", owner, name), depth, True, EMPTY, self._filled_outside, owner, name, depth)
+        m = self.m
+        self.read_name("e:" + name)
+        rows = self.rules(m.fam.get(owner[1])).outside_fills(m).get(name)
+        if not rows or len(rows) > self.OUTSIDE_FILLS_MAX:
+            return EMPTY
+        return self.memo(("outside", owner, name), depth, True, EMPTY, self._filled_outside, owner, name, rows,
+                         depth)
 
     #: rows filling one attribute name beyond which `filled_outside` gives nothing
     OUTSIDE_FILLS_MAX = 200
 
-    def _filled_outside(self, owner: tuple, name: str, depth: int) -> frozenset:
+    def _filled_outside(self, owner: tuple, name: str, rows: list, depth: int) -> frozenset:
         m = self.m
-        self.read_name("e:" + name)
-        rows = self.rules(m.fam.get(owner[1])).outside_fills(m).get(name, ())
-        if not rows or len(rows) > self.OUTSIDE_FILLS_MAX:
-            return EMPTY
         out = set()
         inst = owner[0] == INST
         # a private attribute (`_waiters`, not `__dict__`) is filled by its own package:
@@ -196,10 +198,10 @@ class Members:
         private = name[:1] == "_" and not name.endswith("__")
         package = m.qual.get(m.module_of(owner[1]), "").partition(".")[0] if private else None
         for scope, key, _ in rows:
+            if private and m.qual.get(m.module_of(scope), "").partition(".")[0] != package:
+                continue
             head = key[:-len(name) - 1]
             if head == self.self_name(scope):
-                continue
-            if private and m.qual.get(m.module_of(scope), "").partition(".")[0] != package:
                 continue
             # a container given only constants (`r.headers["X"] = "1"`) is passed over
             # before its head is evaluated (which may lead back to the value asked for)
