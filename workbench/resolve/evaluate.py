@@ -23,7 +23,9 @@ held before (`prior_values`: the name marked in the value's text, `_from_prior`)
 
 A module-level name whose value is a literal or a builtin type's instance also holds what
 the module's functions put in it by subscript or `append` without binding the name
-themselves (`filled_inside`: a registry filled by a `register` decorator).
+themselves (`filled_inside`: a registry filled by a `register` decorator), and what code
+elsewhere puts in through the module object (`mod.handlers.append(f)`,
+`Members.filled_outside`).
 """
 from __future__ import annotations
 

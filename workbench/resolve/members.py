@@ -4,7 +4,8 @@
 An attribute on a value (`member`): a module's name, a class's member along its MRO
 (C3, computed from the bases as written, `mro`), an instance's method, property or
 attribute (`instance_member`: `self.x = ...` assignments of the class's methods,
-`class_attrs`; a mixin calling what its subclasses provide, `subclass_lookup`; an
+`class_attrs`, and the containers code outside the class fills through the attribute,
+`filled_outside`; a mixin calling what its subclasses provide, `subclass_lookup`; an
 abstract template-method step and its overrides, `overrides`; the methods named with a
 prefix, `prefixed_methods`, for `getattr(self, "do_" + cmd)`), a field's values
 (`field_values`), `super()`'s next class, an external or builtin name one step further, a
