@@ -109,6 +109,10 @@
 (call function: (attribute object: [(identifier) (attribute)] @bind.target
                           attribute: (identifier) @_m (#any-of? @_m "append" "appendleft" "add" "insert" "setdefault"))
   arguments: (argument_list (_) @bind.value .)) @bind.element
+; `d.update({"k": f})`: each value is an element of `d` (jinja2's `env.filters.update(...)`)
+(call function: (attribute object: [(identifier) (attribute)] @bind.target
+                          attribute: (identifier) @_m (#eq? @_m "update"))
+  arguments: (argument_list (dictionary (pair value: (_) @bind.value)))) @bind.element
 ; `d.setdefault(k, []).append(f)` / `d[k].append(f)`: `f` is an element of an element of
 ; `d` (kind `nest`: hook registries such as flask's `before_request_funcs`)
 (call function: (attribute object: (call function: (attribute object: [(identifier) (attribute)] @bind.target

@@ -9,6 +9,8 @@ it consulted by name, where a change anywhere can change the answer:
                          flow into parameters)
 ``g:NAME``               decorators named NAME (Python)
 ``s:NAME``               classes whose written bases end in NAME (subclass lookups)
+``e:NAME``               containers filled through an attribute NAME of another object
+                         (`obj.NAME.append(f)`, Python: `Members.filled_outside`)
 ``b:FAMILY:NAME``        definitions named NAME (guesses by name, bases by name)
 ``c:NAME``               C / C++ functions and macros named NAME
 ``r:NAME``               Rust macros named NAME

@@ -23,7 +23,9 @@ held before (`prior_values`: the name marked in the value's text, `_from_prior`)
 
 A module-level name whose value is a literal or a builtin type's instance also holds what
 the module's functions put in it by subscript or `append` without binding the name
-themselves (`filled_inside`: a registry filled by a `register` decorator).
+themselves (`filled_inside`: a registry filled by a `register` decorator), and what code
+elsewhere puts in through the module object (`mod.handlers.append(f)`,
+`Members.filled_outside`).
 """
 from __future__ import annotations
 
@@ -330,6 +332,7 @@ class Resolver(Members, Flows):
                 r = self.lookup_in(s, name, depth, rules, first)
                 if r is not None and k == "module" and any(v[0] in _FILLABLE for v in r[0]):
                     containers.extend(self.filled_inside(s, name))
+                    containers.extend(ordered(self.filled_outside((SYM, s), name, depth)))
                 if r is not None:
                     if containers:
                         return r[0] | frozenset(containers), r[1] if r[0] else "inferred"
@@ -626,6 +629,7 @@ class Resolver(Members, Flows):
             vals.add((CONTAINER, mid, name))
         if any(v[0] in _FILLABLE for v in vals):
             vals.update(self.filled_inside(mid, name))
+            vals |= self.filled_outside((SYM, mid), name, depth)
         if vals:
             return vals, False
         via = False

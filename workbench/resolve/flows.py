@@ -21,9 +21,11 @@ from __future__ import annotations
 from .exprs import first_arg, literal_items, literal_pairs, match_bracket, split_top, string_value
 from .kinds import CLASS_KINDS, FUNCTION_KINDS
 from .values import (ARGS, BOUND, BUILTIN, BUILTIN_INST, CONTAINER, CONTAINER_CALL, ELEMENTS,
-                     EMPTY, EXT, INST, KWARGS, LITERAL, MODULE, SYM, VIEW, Param, declared_type, ordered)
+                     EMPTY, EXT, EXT_RESULT, INST, KWARGS, LITERAL, MODULE, SYM, VIEW, Param, declared_type, ordered)
 
 _NO: dict = {}      # the default of the model's dict-of-dicts lookups (read only: never filled)
+#: values an attribute's container filled from outside leaves out (`_elements_of`)
+_FOREIGN = frozenset({EXT, EXT_RESULT, BUILTIN, BUILTIN_INST})
 _HOLDERS = frozenset({CONTAINER, LITERAL, ARGS, ELEMENTS, INST, VIEW})    # values `elements_of` looks into
 #: a parameter taking positional arguments only (`arg_at`: no keyword nor `**` matches it)
 _POSITIONAL = Param("", kind="var")
@@ -216,16 +218,18 @@ class Flows:
     def iter_values(self, v: tuple, depth: int) -> set:
         """What iterating value `v` gives (`for x in v`, `list(v)`, `sorted(v)`): its
         elements, or a mapping's keys (`is_mapping`)."""
-        if v[0] in (CONTAINER, LITERAL) and self.is_mapping(v):
+        if v[0] in (CONTAINER, LITERAL) and self.is_mapping(v, depth):
             return self.keys_of(v, depth)
         return self.elements_of(v, depth)
 
-    def is_mapping(self, v: tuple) -> bool:
+    def is_mapping(self, v: tuple, depth: int = 0) -> bool:
         """Whether container value `v` is a mapping iterated by its keys
         (`Language.makes_mapping`): a literal written as one, or a container whose name the
         nearest scope binding it assigns one (`d = {}`, `d = dict(...)`; for `self.d`, an
         assignment `self.d = {}` in a method of the class). Elements stored in it (`d[k] =
-        f`, `{k: f}`) are its values."""
+        f`, `{k: f}`) are its values. One filled from outside (`env.filters[k] = f`,
+        `Members.filled_outside`) is a mapping when the attribute is one on an object the
+        text before `.filters` evaluates to."""
         m = self.m
         if v[0] == LITERAL:
             return self.rules(m.fam.get(v[1])).mapping_literal(v[2])
@@ -233,10 +237,10 @@ class Flows:
         rules = self.rules(m.fam.get(scope))
         if not rules.iterates_mapping_keys or name == "<yield>" or name.endswith("]"):
             return False
-        head, dot, attr = name.partition(".")
+        head, dot, attr = name.rpartition(".")
         if dot:
-            if "." in attr or head != self.self_name(scope):
-                return False
+            if head != self.self_name(scope):
+                return self._mapping_outside(scope, head, attr, depth)
             cls = m.enclosing_class(scope)
             if cls is None:
                 return False
@@ -253,6 +257,24 @@ class Flows:
             got = any(rules.makes_mapping(r) for r in rows if r[1] == "assign")
             self._mapping[(scope, name)] = got
         return got
+
+    def _mapping_outside(self, scope: int, head: str, attr: str, depth: int) -> bool:
+        """Whether attribute `attr` of what `head` evaluates to in `scope` is a mapping
+        (`is_mapping`): of an instance or a class, as `is_mapping` says for `self.attr`
+        in its class; of a module, for its name `attr`."""
+        m = self.m
+        for v in ordered(self.eval_text(scope, head, depth=depth + 1)[0]):
+            if v[0] in (INST, SYM) and (v[0] == INST or m.kind.get(v[1]) in CLASS_KINDS):
+                rules = self.rules(m.fam.get(v[1]))
+                self.memo.read(v[1])
+                if any(rules.makes_mapping(r) for r in self.class_attrs(v[1])[0].get(attr, ())):
+                    return True
+                if any(rules.makes_mapping(r) for r in m.binds.get(v[1], _NO).get(attr, ())):
+                    return True
+            elif v[0] == SYM and m.kind.get(v[1]) == "module":
+                if self.is_mapping((CONTAINER, v[1], attr), depth + 1):
+                    return True
+        return False
 
     def nearest_binds(self, scope: int, name: str) -> tuple:
         """(scope, rows): the nearest of `scope` and the scopes around it whose binding rows
@@ -325,6 +347,11 @@ class Flows:
                 if span and (row[6] is None or row[6] < span[0] or (span[1] is not None and row[6] >= span[1])):
                     continue              # put in before or after the span (`container_span`)
                 out |= self.binding_values(row, depth + 1)
+            if "." in name and out and name.rpartition(".")[0] != self.self_name(scope):
+                # filled from outside its owner (`Members.filled_outside`): what the
+                # repository defines only (`app.handlers.append(functools.partial(...))`
+                # says nothing the owner's code can follow)
+                out = {x for x in out if x[0] not in _FOREIGN}
             return out
         if t == LITERAL:
             items = literal_items(v[2]) or ()
@@ -409,7 +436,11 @@ class Flows:
                 vals.add((ARGS, fn, idx))     # *args: the positional arguments from idx on
             elif p.kind == "varkw":
                 vals.add((KWARGS, fn))        # **kwargs: the keywords its call sites pass
-        return frozenset(v for v in vals if v[0] != BUILTIN_INST or len(vals) == 1)
+        # a builtin type's instance is left out beside other values, not beside the
+        # containers filled through an attribute holding it (`self.hooks = {}` and
+        # `s.hooks["response"].append(f)`: still a dict)
+        one = len(vals) == 1 or sum(1 for v in vals if v[0] != CONTAINER or "." not in v[2]) == 1
+        return frozenset(v for v in vals if v[0] != BUILTIN_INST or one)
 
     def arg_at(self, fn: int, idx: int, depth: int) -> set:
         """Values passed to `fn` in position `idx` (counting an explicit `self`) at its

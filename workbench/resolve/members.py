@@ -4,7 +4,8 @@
 An attribute on a value (`member`): a module's name, a class's member along its MRO
 (C3, computed from the bases as written, `mro`), an instance's method, property or
 attribute (`instance_member`: `self.x = ...` assignments of the class's methods,
-`class_attrs`; a mixin calling what its subclasses provide, `subclass_lookup`; an
+`class_attrs`, and the containers code outside the class fills through the attribute,
+`filled_outside`; a mixin calling what its subclasses provide, `subclass_lookup`; an
 abstract template-method step and its overrides, `overrides`; the methods named with a
 prefix, `prefixed_methods`, for `getattr(self, "do_" + cmd)`), a field's values
 (`field_values`), `super()`'s next class, an external or builtin name one step further, a
@@ -25,6 +26,8 @@ from .values import (BOUND, BUILTIN, BUILTIN_INST, CONTAINER, CONTAINER_CALL, EL
 # methods of a container value whose result is (one of) its elements, or the container
 _CONTAINER_METHODS = frozenset({"get", "pop", "popleft", "setdefault", "values", "copy", "__getitem__",
                                 "find", "at", "shift", "__iter__", "keys", "items"})
+#: value types of constants: a container filled only with them holds nothing to call
+_CONSTANTS = frozenset({"string", "concatenated_string", "integer", "float", "true", "false", "none"})
 _NO: dict = {}      # the default of the model's dict-of-dicts lookups (read only: never filled)
 
 
@@ -49,7 +52,8 @@ class Members:
                 if r[0] == SYM and m.kind.get(r[1]) in VALUE_KINDS:
                     # a class attribute `x = []`, filled by `cls.x.append(v)` / `self.x.append(v)`
                     filled = self.class_attrs(v[1])[1].get(name, ())
-                    return self.field_values(r[1], depth) | set(filled), "inferred"
+                    return (self.field_values(r[1], depth) | set(filled)
+                            | self.filled_outside((INST, v[1]), name, depth)), "inferred"
                 return {r}, None
             if k in FUNCTION_KINDS and name in self.rules(m.fam.get(v[1])).function_methods:
                 return {v}, None
@@ -134,8 +138,10 @@ class Members:
             for row in attrs:
                 vals |= self.binding_values(row, depth + 1)
         if attrs or (r is not None and r[0] == SYM and m.kind.get(r[1]) in VALUE_KINDS):
-            # `self.x = []`, or a class attribute `x = []`, filled by `self.x.append(v)`
+            # `self.x = []`, or a class attribute `x = []`, filled by `self.x.append(v)`,
+            # or from outside the class, `obj.x.append(v)` (`filled_outside`)
             vals.update(filled.get(name, ()))
+            vals |= self.filled_outside((INST, cls), name, depth)
         if r is None or m.kind.get(r[1]) in VALUE_KINDS:
             for base in self.mro(cls):
                 if base[0] == SYM:
@@ -163,6 +169,54 @@ class Members:
             if found:
                 return {(BOUND, f[1]) if f[0] == SYM else f for f in found}, "inferred"
         return set(), None
+
+    def filled_outside(self, owner: tuple, name: str, depth: int) -> frozenset:
+        """The containers filled through attribute `name` of `owner`, an instance (INST, cls)
+        or a module (SYM, module), from outside: `env.filters[k] = f`, `hook.impls.append(f)`,
+        `mod.callbacks.append(f)` wherever what is written before `.name` evaluates, in its
+        own scope, to `owner` (for an instance: to an instance of `cls` or of a subclass,
+        whose MRO holds `cls`, or to such a class: `Registry.hooks.append(f)`). Rows written
+        through the scope's own `self` are left to `class_attrs`; a private attribute (`_name`) counts only rows of the owner's own
+        top-level package. Looked up by the attribute's name (`Language.outside_fills`, token
+        `e:` + name); none when more than `OUTSIDE_FILLS_MAX` rows fill that name."""
+        m = self.m
+        self.read_name("e:" + name)
+        rows = self.rules(m.fam.get(owner[1])).outside_fills(m).get(name)
+        if not rows or len(rows) > self.OUTSIDE_FILLS_MAX:
+            return EMPTY
+        return self.memo(("outside", owner, name), depth, True, EMPTY, self._filled_outside, owner, name, rows,
+                         depth)
+
+    #: rows filling one attribute name beyond which `filled_outside` gives nothing
+    OUTSIDE_FILLS_MAX = 200
+
+    def _filled_outside(self, owner: tuple, name: str, rows: list, depth: int) -> frozenset:
+        m = self.m
+        out = set()
+        inst = owner[0] == INST
+        # a private attribute (`_waiters`, not `__dict__`) is filled by its own package:
+        # a test's `lock._waiters.append(mock.Mock())` is not what the lock's code calls
+        private = name[:1] == "_" and not name.endswith("__")
+        package = m.qual.get(m.module_of(owner[1]), "").partition(".")[0] if private else None
+        for scope, key, _ in rows:
+            if private and m.qual.get(m.module_of(scope), "").partition(".")[0] != package:
+                continue
+            head = key[:-len(name) - 1]
+            if head == self.self_name(scope):
+                continue
+            # a container given only constants (`r.headers["X"] = "1"`) is passed over
+            # before its head is evaluated (which may lead back to the value asked for)
+            if m.lazy:                    # incremental runs load bindings per file
+                m.ensure_bindings(m.path.get(scope))
+            self.memo.read(scope)
+            if all(row[4] in _CONSTANTS for row in m.elements.get(scope, _NO).get(key, ())):
+                continue
+            for v in ordered(self.eval_text(scope, head, depth=depth + 1)[0]):
+                if v == owner or (inst and (v[0] == INST or (v[0] == SYM and m.kind.get(v[1]) in CLASS_KINDS))
+                                  and (SYM, owner[1]) in self.mro(v[1])):
+                    out.add((CONTAINER, scope, key))
+                    break
+        return frozenset(out)
 
     def subclass_lookup(self, cls: int, name: str) -> set:
         """Where `name` is found along the MROs of `cls`'s subclasses (in the repo)."""

@@ -108,6 +108,12 @@ class Language:
         needs it: a forked helper process evaluates without the database
         (`parallel._evaluate_in_two`)."""
 
+    def outside_fills(self, m) -> dict:
+        """Containers filled through an attribute of another object (`obj.items.append(f)`,
+        `obj.table[k] = f`), by the attribute's name: name -> [(scope, container as
+        written, line)] (`Members.filled_outside`). None by default."""
+        return {}
+
     def prepare_bases(self, m) -> None:
         """Adjust the written bases once `inherits` / `implements` rows are loaded."""
 

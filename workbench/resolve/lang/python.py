@@ -13,6 +13,7 @@ from ..kinds import CLASS_KINDS, FUNCTION_KINDS
 from ..values import (BOUND, BUILTIN, BUILTIN_INST, CONTAINER, ELEMENTS, EXT, INST, LITERAL, SUPER, SYM,
                       Param,
                       annotated_type, declared_type, ordered)
+from . import python_fills
 from .base import Language
 from .python_names import attr_names, name_text
 
@@ -280,6 +281,7 @@ class Python(Language):
             s.difference_update(ids)
         self._mark_decorated(m, [i for i in new if i in m.decos])
         self._refresh_not_implemented(m, old_ext, ids, new)
+        python_fills.refresh(m, old_ext, ids, new)
         mods = old_ext.get("python")
         moved = {g[0]: m.file_module.get(g[5]) for g in gone if g[3] is None and g[1] == "module"}
         if mods is None or None in moved.values():
@@ -777,6 +779,13 @@ class Python(Language):
 
     def before_helper(self, m) -> None:
         self._not_implemented(m)
+        python_fills.outside_fills(m)
+
+    def outside_fills(self, m) -> dict:
+        return python_fills.outside_fills(m)
+
+    def provides(self, m, paths):
+        return python_fills.provides(m, paths)
 
     def class_field_values(self, ev, fid):
         """An enum's members (`OK = 200` in `class Status(enum.Enum)`) are instances of the
