@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from tree_sitter import Parser, Query
+from tree_sitter import Parser, Query, QueryCursor
 
 from .languages import LanguageSpec, grammar, query_text
 
@@ -35,6 +35,20 @@ class _Compiled:
             i: st for i in range(self.query.pattern_count)
             if (st := self.query.pattern_settings(i))}
         self.top, self.top_index = self._split_top(lang) if self.query is not None else (None, [])
+
+    def matches(self, root) -> list:
+        """(pattern index, captures) of the language's query over the tree at `root`: the
+        root's own patterns first (`_split_top`), then the others."""
+        if self.query is None:
+            return []
+        if self.top is None:
+            return QueryCursor(self.query).matches(root)
+        cursor = QueryCursor(self.top)
+        cursor.set_max_start_depth(0)
+        index = self.top_index
+        found = [(index[p], caps) for p, caps in cursor.matches(root)]
+        found += QueryCursor(self.query).matches(root)
+        return found
 
     def _split_top(self, lang) -> tuple:
         """Move the patterns written under the root node (`(module (assignment ...))`) to a

@@ -131,16 +131,7 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
     module_doc = None
     package = None
 
-    if c.query is None:
-        matches = []
-    elif c.top is None:
-        matches = QueryCursor(c.query).matches(root)
-    else:                               # the root's own patterns first (see _Compiled._split_top)
-        cursor = QueryCursor(c.top)
-        cursor.set_max_start_depth(0)
-        index = c.top_index
-        matches = [(index[p], caps) for p, caps in cursor.matches(root)]
-        matches += QueryCursor(c.query).matches(root)
+    matches = c.matches(root)
     roles = c.roles
     for _pattern, caps in matches:
         role = roles.get(_pattern)
