@@ -76,7 +76,7 @@ _LICENSE = re.compile(r"copyright|licen[cs]e|spdx-", re.I)
 class _Def:
     __slots__ = ("node", "kind", "decl", "name_node", "decorators", "body", "doc", "qualifier",
                  "start", "start_row", "end", "truncated", "extended", "recovered", "parent",
-                 "idx", "label", "suffix", "in_class", "to_file_end")
+                 "idx", "label", "suffix", "in_class", "to_file_end", "path")
 
     def __init__(self, node, kind, decl, name_node):
         self.node = node
@@ -95,6 +95,7 @@ class _Def:
         self.suffix = ""                # appended to the name (`(#set! name.suffix "=")`)
         self.in_class = False           # parent is the nearest class (`(#set! parent "class")`)
         self.to_file_end = False        # spans to the end of the file (`(#set! extent "file")`)
+        self.path = None                # its qualname parts and its ancestors', joined (_qual_path)
 
 
 def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
@@ -278,16 +279,13 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
         if kind == "function" and parent is not None and parent.kind in class_kinds:
             kind = "method"
         name = (d.label or _text(data, d.name_node.start_byte, d.name_node.end_byte)) + d.suffix
-        parts = []
-        p = parent
-        while p is not None:
-            parts.append(_qual_name_part(data, p))
-            p = p.parent
-        parts.reverse()
         own = name.replace("::", ".")
         if d.qualifier is not None:
             own = _text(data, d.qualifier.start_byte, d.qualifier.end_byte) + "." + own
-        qual = ".".join(x for x in ([ns_prefix] if ns_prefix else []) + parts + [own])
+        if parent is not None:
+            qual = _qual_path(data, parent, ns_prefix) + "." + own
+        else:
+            qual = ns_prefix + "." + own if ns_prefix else own
         short = own.rsplit(".", 1)[-1]
         sig = _signature(data, d, spec)
         doc = None
@@ -339,22 +337,26 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
     scopes = _ScopeFinder(items)
     # byte offsets are character offsets in an ASCII file: decode it once, slice the text
     text = data.decode("ascii") if data.isascii() else None
-    read = None
+    source = text if text is not None else data
+    callees = _Callees()                # the callee written at a..b: callees[source[a:b]]
     if calls:
         resolver = _LocalResolver(items, sym_rows, spec)
         resolved: dict = {}             # (scope, callee) -> (symbol, how): the same answer
         bounds, inner, inner_idx = scopes.bounds, scopes.inner, scopes.inner_idx
-        read = _callee_reader(data, text)
+        names = resolver.names
         calls.sort(key=_start_byte)
         append = edges.append
         for n in calls:
             a = n.start_byte
             i = bisect_right(bounds, a)
             sidx = inner_idx[i]
-            name = read(a, n.end_byte)
-            got = resolved.get((sidx, name))
-            if got is None:
-                got = resolved[(sidx, name)] = resolver.resolve(inner[i], name)
+            name = callees[source[a:n.end_byte]]
+            if name[name.find(".") + 1:] not in names:
+                got = _UNRESOLVED       # its last part names nothing in the file
+            else:
+                got = resolved.get((sidx, name))
+                if got is None:
+                    got = resolved[(sidx, name)] = resolver.resolve(inner[i], name)
             append((sidx, "calls", name, got[0], n.start_point[0] + 1, got[1]))
 
     imports.sort(key=lambda caps: (caps.get("import") or caps.get("import.module")
@@ -380,7 +382,7 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
         edges.append((src.idx if src is not None else 0, "imports", target[:MAX_DST_NAME], None,
                       line, "unresolved"))
     if binds:
-        _emit_bindings(data, text, binds, items, scopes, rows, read)
+        _emit_bindings(data, source, callees, binds, items, scopes, rows)
     return rows
 
 
@@ -410,6 +412,25 @@ def _last_token_end(node) -> int:
     return _line_end(n)
 
 
+def _qual_path(data: bytes, d: _Def, ns_prefix: str) -> str:
+    """`ns_prefix` (when set) and the qualname parts of `d`'s ancestors and `d`, dot-joined:
+    the qualname before a member of `d`; kept on `d`, worked out once."""
+    chain = []
+    p = d
+    while p is not None and p.path is None:
+        chain.append(p)
+        p = p.parent
+    path = p.path if p is not None else None
+    for p in reversed(chain):
+        part = _qual_name_part(data, p)
+        if path is not None:
+            path = path + "." + part
+        else:
+            path = ns_prefix + "." + part if ns_prefix else part
+        p.path = path
+    return d.path
+
+
 def _qual_name_part(data: bytes, d: _Def) -> str:
     if d.label:
         return d.label
@@ -435,27 +456,17 @@ def _line_of_end(data: bytes, end_byte: int) -> int:
 _MEMBER_WS = re.compile(r"\s*(\?\.|\.|::|->)\s*")
 
 
-def _callee_reader(data: bytes, text: str | None):
-    """`read(a, b)`: the callee written at bytes a..b (`_callee`, cut to MAX_DST_NAME), worked
-    out once per distinct text in the file (most are repeated: `self`, `len`, `os.path.join`).
-    `text` is the file decoded when it is ASCII (byte offsets are character offsets), else None."""
-    cache: dict = {}
-    get = cache.get
-    if text is not None:
-        def read(a: int, b: int) -> str:
-            raw = text[a:b]
-            got = get(raw)
-            if got is None:
-                got = cache[raw] = _callee(raw)[:MAX_DST_NAME]
-            return got
-    else:
-        def read(a: int, b: int) -> str:
-            raw = data[a:b]
-            got = get(raw)
-            if got is None:
-                got = cache[raw] = _callee(raw.decode("utf-8", "replace"))[:MAX_DST_NAME]
-            return got
-    return read
+class _Callees(dict):
+    """`callees[source[a:b]]`: the callee written at a..b of a file (`_callee`, cut to
+    MAX_DST_NAME), worked out once per distinct text (most are repeated: `self`, `len`,
+    `os.path.join`). `source` is the file decoded when it is ASCII (byte offsets are character
+    offsets), else its bytes. (A dict looked up inline: no call per callee.)"""
+    __slots__ = ()
+
+    def __missing__(self, raw) -> str:
+        got = self[raw] = _callee(raw.decode("utf-8", "replace") if isinstance(raw, bytes)
+                                  else raw)[:MAX_DST_NAME]
+        return got
 
 
 def _callee(s: str) -> str:
@@ -610,6 +621,9 @@ def _span_order(t):
     return t[0], t[1]
 
 
+_UNRESOLVED = (None, "unresolved")
+
+
 class _LocalResolver:
     """Same-file resolution of bare names and self/this members; cross-file is workbench/resolve/."""
 
@@ -620,6 +634,9 @@ class _LocalResolver:
             pidx = d.parent.idx if d.parent is not None else 0
             self.children.setdefault(pidx, {}).setdefault(sym_rows[d.idx][2], []).append(d.idx)
         self.kind = {d.idx: sym_rows[d.idx][1] for d in items}
+        # the names defined in the file: `resolve` finds nothing for a name (`f`, `self.f`)
+        # whose last part is not one of them (names hold no dot)
+        self.names = {name for by_name in self.children.values() for name in by_name}
         self.parent = {d.idx: (d.parent.idx if d.parent is not None else 0) for d in items}
 
     def _lookup(self, scope: int, name: str):
@@ -741,14 +758,13 @@ def _label_qualified(data: bytes, items: list[_Def], rules: dict, labels: dict) 
         d.label = "::".join(parts + [last])
 
 
-def _emit_bindings(data: bytes, text: str | None, binds: list, items: list[_Def],
-                   scopes: _ScopeFinder, rows: FileRows, read=None) -> None:
+def _emit_bindings(data: bytes, source, callees: _Callees, binds: list, items: list[_Def],
+                   scopes: _ScopeFinder, rows: FileRows) -> None:
     """Rows of the `bindings` table from `@bind.<kind>` matches: the enclosing symbol,
     the kind, the name bound (`callee#index` / `callee#keyword` for call arguments), the
     value expression as written, its node type, and the symbol it defines (lambdas).
     `binds` holds (anchor start, kind, anchor, target, value, key) per match with a value;
-    `text` is the file decoded when it is ASCII (byte offsets are character offsets), else None;
-    `read` the file's `_callee_reader` when the calls made one."""
+    `source` and `callees` read expressions as `_Callees` says."""
     def_at = {(d.node.start_byte, d.node.end_byte): d.idx for d in items}
     for d in items:                     # `x = function () {...}`: the value is the def's body owner
         if d.body is not None:
@@ -757,10 +773,8 @@ def _emit_bindings(data: bytes, text: str | None, binds: list, items: list[_Def]
     binds.sort(key=_first)
     bounds, inner_idx = scopes.bounds, scopes.inner_idx
     cap = 2 * MAX_DST_NAME              # read no more of an expression than can be kept
-    if read is None:
-        read = _callee_reader(data, text)
 
-    is_fn: dict[str, bool] = {}
+    types: dict[int, tuple] = {}       # node kind id -> (type, whether a function value)
     append = rows.bindings.append
     last_target, last_name = None, None
     last_pos, sidx, line = -1, 0, 0
@@ -776,7 +790,7 @@ def _emit_bindings(data: bytes, text: str | None, binds: list, items: list[_Def]
             name = last_name
         else:
             a, b = target.start_byte, target.end_byte
-            name = last_name = read(a, b if b - a <= cap else a + cap)
+            name = last_name = callees[source[a:b if b - a <= cap else a + cap]]
             last_target, last_arg = target, None
         if kind == "arg":
             if key is not None:
@@ -797,17 +811,19 @@ def _emit_bindings(data: bytes, text: str | None, binds: list, items: list[_Def]
                 slot += sib.type != "comment"
                 sib = sib.prev_named_sibling
             name = f"{name}#{slot}"
-        vtype = value.type
+        kid = value.kind_id             # (cheaper than `type`, a new string each time)
+        vtype_fn = types.get(kid)
+        if vtype_fn is None:
+            vtype = value.type
+            vtype_fn = types[kid] = (vtype, any(w in vtype for w in _FUNCTION_VALUE_WORDS))
+        vtype, fn = vtype_fn
         vs, ve = value.start_byte, value.end_byte
         vid = def_at.get((vs, ve)) if vs in def_starts else None
-        fn = is_fn.get(vtype)
-        if fn is None:
-            fn = is_fn[vtype] = any(w in vtype for w in _FUNCTION_VALUE_WORDS)
         if vid is None and fn:
             body = value.child_by_field_name("body")
             if body is not None:
                 vid = def_at.get(("body", body.start_byte, body.end_byte))
-        append((sidx, kind, name, read(vs, ve if ve - vs <= cap else vs + cap), vtype, vid, line))
+        append((sidx, kind, name, callees[source[vs:ve if ve - vs <= cap else vs + cap]], vtype, vid, line))
 
 
 _first = itemgetter(0)
