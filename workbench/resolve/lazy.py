@@ -125,7 +125,7 @@ class LazyBindings:
             lines = _np_ints(line.fill_null(np.iinfo(np.int64).max) if line.null_count else line)
             order = np.lexsort((_np_ints(tbl.column("rid").chunk(0)), lines, rank))
             is_arg = _np_ints(tbl.column("is_arg").chunk(0))[order]
-            t = tbl.take(store.arrow_array(order, pa.int64()))
+            t = tbl.select(list(_BindingRows.COLS)).take(store.arrow_array(order, pa.int64()))
             c = {n: t.column(n).to_pylist() for n in _BindingRows.COLS}
             arg_pos = np.flatnonzero(is_arg).tolist()
             self._defer_path_rows(c, np.flatnonzero(is_arg == 0))

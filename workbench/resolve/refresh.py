@@ -42,6 +42,9 @@ class Refresh:
         # a file's language as detected again (a `.h` header turns C++ with a class, and back)
         f = cols(con, """SELECT path, language FROM files
                          WHERE list_contains($p, path) AND status <> 'skipped'""", {"p": changed})
+        # the changed files' languages before and now (the indexer marks out-of-line methods
+        # again only when one of them has such methods)
+        langs = {self.file_lang.get(p) for p in changed} | set(f["language"])
         self.file_lang.update(zip(f["path"], f["language"]))
         old = self.symbols_in(changed)
         s = cols(con, f"""SELECT {self._SYMBOL_COLS}, s.decorators FROM symbols s
@@ -90,9 +93,10 @@ class Refresh:
             new_spans[p] = (start, len(sids))
         self._sids, self._spaths, self._path_spans = sids, spaths, new_spans
         # a C++ function defined out of line turns `method` or `function` as declarations
-        # elsewhere come and go (`indexer._mark_out_of_line_methods`): kinds read again
+        # elsewhere come and go (`indexer._mark_out_of_line_methods`, run when the changed
+        # files include one of those languages): kinds read again then
         ool = sorted({lang for lang in self._fam_of if lang in SPECS and SPECS[lang].out_of_line_methods})
-        if ool:
+        if ool and langs & set(ool):
             k = cols(con, """SELECT symbol_id, kind FROM symbols
                              WHERE list_contains($l, language) AND kind IN ('function', 'method')""",
                      {"l": ool})
