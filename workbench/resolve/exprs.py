@@ -107,7 +107,10 @@ def alternatives(text: str) -> tuple[str, ...]:
     """The operands a value may come from: ``a or b`` -> (a, b); ``x if c else y`` -> (x, c, y)."""
     if " " not in text and "|" not in text and "&" not in text and "?" not in text:
         return (text.strip(),)       # most texts: not worth a place in the cache
-    return _alternatives(text)
+    for sep in _ALT_SEPS:
+        if sep in text:
+            return _alternatives(text)
+    return (text.strip(),)           # no separator anywhere: nothing to split (as `split_top`)
 
 
 @lru_cache(maxsize=65536)

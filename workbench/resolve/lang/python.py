@@ -150,13 +150,15 @@ def py_params(sig: str | None) -> list[Param] | None:
             kind, part = "var", part[1:]
             kwonly = True
         default = None
-        bits = split_top(part, ("=",))
-        if len(bits) > 1:
-            part, default = bits[0], "=".join(bits[1:])
+        if "=" in part:                             # (most parameters: a bare name)
+            bits = split_top(part, ("=",))
+            if len(bits) > 1:
+                part, default = bits[0], "=".join(bits[1:])
         ann = None
-        bits = split_top(part, (":",))
-        if len(bits) > 1:
-            part, ann = bits[0], bits[1]
+        if ":" in part:
+            bits = split_top(part, (":",))
+            if len(bits) > 1:
+                part, ann = bits[0], bits[1]
         name = part.strip()
         if name.isidentifier():
             out.append(Param(name, ann, default, kind))
