@@ -608,8 +608,11 @@ class Resolver(Members, Flows):
 
     def module_attr(self, mid: int, name: str, depth: int) -> tuple[set, bool]:
         """`name` in module `mid`'s namespace: (values, whether a re-export was followed)."""
-        return self.memo(("modattr", mid, name), depth, True, (EMPTY, False),
-                         self._module_attr, mid, name, depth)
+        key = ("modattr", mid, name)
+        got = self.memo.hit(key, depth)
+        if got is None:
+            got = self.memo(key, depth, True, (EMPTY, False), self._module_attr, mid, name, depth)
+        return got
 
     def _module_attr(self, mid: int, name: str, depth: int) -> tuple[set, bool]:
         m = self.m

@@ -145,6 +145,37 @@ class Memo:
         self.clean, self.old, self.local, self._shared, self._inner, self._deep = {}, {}, {}, {}, {}, {}
 
     # ---------------------------------------------------------------- evaluation
+    def hit(self, key, depth: int | None = None):
+        """The result of `key` when it is memoised for the unit or clean (and not too deep
+        for `depth`), taken as `__call__` takes it; else None (then `__call__`). A caller
+        asking for a key many times, nearly always a hit, saves building `__call__`'s
+        arguments."""
+        got = self.local.get(key)
+        if got is not None:
+            if self.frames:
+                self.frames[-1][1] = True
+            return got
+        got = self.clean.get(key)
+        if got is None or depth is not None and depth + got[1] > self.max_depth:
+            return None
+        names = got[3]
+        frames = self.frames
+        if frames:
+            top = frames[-1]
+            if depth is not None and depth + got[1] > top[3]:
+                top[3] = depth + got[1]
+            top[4] |= got[2]
+            if names:
+                if top[5] is None:
+                    top[5] = set(names)
+                else:
+                    top[5] |= names
+        else:
+            self._files |= got[2]
+            if names:
+                self._names |= names
+        return got[0]
+
     def __call__(self, key, depth: int | None, limited: bool, empty, fn, *args):
         """`fn(*args)` memoised under `key` (whose first int is the symbol it is about).
 
