@@ -57,12 +57,37 @@ _PRIORS = frozenset({PRIOR, PRIOR_ARGS})
 #: a value making a container of one name (marked `PRIOR`): `[x]`, `(x,)`, `list(x)`, ...
 _WRAPS = re.compile("\\[\u1d56[\\w$]+\\]|\\(\u1d56[\\w$]+,\\)|"
                     "(?:list|tuple|set|frozenset|sorted|reversed|iter)\\(\u1d56[\\w$]+\\)")
-# name -> the pattern finding it as a name read in a value text (`_from_prior`)
+# name -> the pattern finding it as a name read in a value text (`_from_prior`), for a
+# name of other characters than `_WORD`'s
 _PRIOR_RES: dict = {}
+# a string literal, or a word no `.` or word character precedes: the names a value text
+# reads (`_prior_marked`: one pattern for every name, not one compiled per name)
+_WORDS = re.compile(r"""("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|(?<![\w.$])[\w$]+""")
+_WORD = re.compile(r"[\w$]+")
+# what after a name makes it a keyword argument or the target of an assignment
+_ASSIGNED = re.compile(r"\s*=(?!=)")
 
 
 def _mark_prior(mt) -> str:
     return mt.group(1) or PRIOR + mt.group(0)
+
+
+def _prior_marked(text: str, name: str) -> str:
+    """`text` with `name` marked (`PRIOR`) where it is read as a name: not inside a string,
+    after a `.`, as part of a longer word, or followed by `=` (not `==`)."""
+    if not _WORD.fullmatch(name):
+        rx = _PRIOR_RES.get(name)
+        if rx is None:
+            rx = _PRIOR_RES[name] = re.compile(
+                r"""("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|(?<![\w.$])""" + re.escape(name)
+                + r"(?![\w$])(?!\s*=(?!=))")
+        return rx.sub(_mark_prior, text)
+
+    def mark(mt) -> str:
+        if mt.group(1) is None and mt.group(0) == name and not _ASSIGNED.match(text, mt.end()):
+            return PRIOR + name
+        return mt.group(0)
+    return _WORDS.sub(mark, text)
 
 
 class _RulesOf(dict):
@@ -416,12 +441,7 @@ class Resolver(Members, Flows):
         before (`x = [x]`, `fs = set(fs)`: `PRIOR` + name, `prior_values`), or `row` itself
         when its value does not read the name (only a text holding it as an attribute, a
         keyword or inside a string)."""
-        rx = _PRIOR_RES.get(name)
-        if rx is None:
-            rx = _PRIOR_RES[name] = re.compile(
-                r"""("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|(?<![\w.$])""" + re.escape(name)
-                + r"(?![\w$])(?!\s*=(?!=))")
-        value = rx.sub(_mark_prior, row[3])
+        value = _prior_marked(row[3], name)
         if value == row[3]:
             return row
         if _WRAPS.fullmatch(value) and value.count(PRIOR) == 1:
