@@ -122,6 +122,8 @@ class Resolver(Members, Flows):
         self._rebound: dict[tuple, list] = {}
         # (scope, name) of a container -> whether it is a mapping (`Flows.is_mapping`)
         self._mapping: dict[tuple, bool] = {}
+        # what a language's rules work out once per run from the model alone (by key)
+        self.lang_cache: dict = {}
         # `rules(fam)`: the `Language` rules of a family; called millions of times, so the
         # dict's own lookup (no Python frame)
         self.rules = _RulesOf().__getitem__
