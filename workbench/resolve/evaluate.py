@@ -376,9 +376,26 @@ class Resolver(Members, Flows):
     def lookup_in(self, s: int, name: str, depth: int, rules, first: bool):
         """Values `name` has in scope `s` itself, or None when `s` does not bind it."""
         m = self.m
+        defs = m.children.get(s, _NO).get(name)
+        if m.lazy:                    # incremental runs load bindings per file
+            m.ensure_bindings(m.path.get(s))
+        rows = m.binds.get(s, _NO).get(name)
+        imps = m.imports_by_scope.get(s, _NO).get(name)
+        if not (defs or rows or imps):
+            # no definition, binding or import of the name here (most scopes asked): a
+            # parameter, a class member in scope, or nothing, as below
+            k = m.kind.get(s)
+            if k in FUNCTION_KINDS:
+                pv = self.param_values(s, name, depth)
+                if pv is not None:
+                    return pv
+            if rules.class_members_in_scope and k in CLASS_KINDS:
+                got = self.member((INST, s), name, depth)[0]
+                if got:
+                    return got, "self"
+            return None
         vals: set = set()
         how = None
-        defs = m.children.get(s, _NO).get(name)
         if defs:
             for d in defs:
                 k = m.kind.get(d)
@@ -388,9 +405,6 @@ class Resolver(Members, Flows):
                 elif k in VALUE_KINDS and rules.object_literal_members and self.holds_functions(d):
                     vals.add((SYM, d))       # `const api = { run() {} }`: `api.run` is a symbol
                     how = "local"
-        if m.lazy:                    # incremental runs load bindings per file
-            m.ensure_bindings(m.path.get(s))
-        rows = m.binds.get(s, _NO).get(name)
         if rows:
             rows = self._rebound.get((s, name)) or self._rebind(s, name, rows)
             if rules.declared_types_win:
@@ -403,7 +417,6 @@ class Resolver(Members, Flows):
                     continue
                 vals |= self.binding_values(row, depth)
             how = how or "inferred"
-        imps = m.imports_by_scope.get(s, _NO).get(name)
         if imps:
             via_any, alias_any = False, False
             for row in imps:
