@@ -245,7 +245,7 @@ class Resolver(Members, Flows):
                 if names:
                     memo._names |= names
             return got[0]
-        return memo(key, depth, True, self._NO_VALUE, self._eval_text, scope, text, depth, callee)
+        return memo.compute(key, depth, True, self._NO_VALUE, self._eval_text, scope, text, depth, callee)
 
     def _eval_text(self, scope: int, text: str, depth: int, callee: bool = False):
         alts = alternatives(text)
@@ -646,7 +646,7 @@ class Resolver(Members, Flows):
         key = ("modattr", mid, name)
         got = self.memo.hit(key, depth)
         if got is None:
-            got = self.memo(key, depth, True, (EMPTY, False), self._module_attr, mid, name, depth)
+            got = self.memo.compute(key, depth, True, (EMPTY, False), self._module_attr, mid, name, depth)
         return got
 
     def _module_attr(self, mid: int, name: str, depth: int) -> tuple[set, bool]:

@@ -328,7 +328,7 @@ class Members:
         key = ("attrs", cls)
         got = self.memo.hit(key)
         if got is None:
-            got = self.memo(key, None, False, ({}, {}), self._class_attrs, cls)
+            got = self.memo.compute(key, None, False, ({}, {}), self._class_attrs, cls)
         return got
 
     def _class_attrs(self, cls: int) -> tuple[dict[str, list[tuple]], dict[str, list[tuple]]]:
@@ -381,7 +381,7 @@ class Members:
         key = ("mro", cls)
         got = self.memo.hit(key)            # (~440,000 asks on the standard library, nearly all hits)
         if got is None:
-            got = self.memo(key, None, False, [(SYM, cls)], self._mro, cls)
+            got = self.memo.compute(key, None, False, [(SYM, cls)], self._mro, cls)
         return got
 
     def _mro(self, cls: int) -> list[tuple]:
