@@ -57,12 +57,37 @@ _PRIORS = frozenset({PRIOR, PRIOR_ARGS})
 #: a value making a container of one name (marked `PRIOR`): `[x]`, `(x,)`, `list(x)`, ...
 _WRAPS = re.compile("\\[\u1d56[\\w$]+\\]|\\(\u1d56[\\w$]+,\\)|"
                     "(?:list|tuple|set|frozenset|sorted|reversed|iter)\\(\u1d56[\\w$]+\\)")
-# name -> the pattern finding it as a name read in a value text (`_from_prior`)
+# name -> the pattern finding it as a name read in a value text (`_from_prior`), for a
+# name of other characters than `_WORD`'s
 _PRIOR_RES: dict = {}
+# a string literal, or a word no `.` or word character precedes: the names a value text
+# reads (`_prior_marked`: one pattern for every name, not one compiled per name)
+_WORDS = re.compile(r"""("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|(?<![\w.$])[\w$]+""")
+_WORD = re.compile(r"[\w$]+")
+# what after a name makes it a keyword argument or the target of an assignment
+_ASSIGNED = re.compile(r"\s*=(?!=)")
 
 
 def _mark_prior(mt) -> str:
     return mt.group(1) or PRIOR + mt.group(0)
+
+
+def _prior_marked(text: str, name: str) -> str:
+    """`text` with `name` marked (`PRIOR`) where it is read as a name: not inside a string,
+    after a `.`, as part of a longer word, or followed by `=` (not `==`)."""
+    if not _WORD.fullmatch(name):
+        rx = _PRIOR_RES.get(name)
+        if rx is None:
+            rx = _PRIOR_RES[name] = re.compile(
+                r"""("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|(?<![\w.$])""" + re.escape(name)
+                + r"(?![\w$])(?!\s*=(?!=))")
+        return rx.sub(_mark_prior, text)
+
+    def mark(mt) -> str:
+        if mt.group(1) is None and mt.group(0) == name and not _ASSIGNED.match(text, mt.end()):
+            return PRIOR + name
+        return mt.group(0)
+    return _WORDS.sub(mark, text)
 
 
 class _RulesOf(dict):
@@ -97,6 +122,8 @@ class Resolver(Members, Flows):
         self._rebound: dict[tuple, list] = {}
         # (scope, name) of a container -> whether it is a mapping (`Flows.is_mapping`)
         self._mapping: dict[tuple, bool] = {}
+        # what a language's rules work out once per run from the model alone (by key)
+        self.lang_cache: dict = {}
         # `rules(fam)`: the `Language` rules of a family; called millions of times, so the
         # dict's own lookup (no Python frame)
         self.rules = _RulesOf().__getitem__
@@ -218,7 +245,7 @@ class Resolver(Members, Flows):
                 if names:
                     memo._names |= names
             return got[0]
-        return memo(key, depth, True, self._NO_VALUE, self._eval_text, scope, text, depth, callee)
+        return memo.compute(key, depth, True, self._NO_VALUE, self._eval_text, scope, text, depth, callee)
 
     def _eval_text(self, scope: int, text: str, depth: int, callee: bool = False):
         alts = alternatives(text)
@@ -349,9 +376,26 @@ class Resolver(Members, Flows):
     def lookup_in(self, s: int, name: str, depth: int, rules, first: bool):
         """Values `name` has in scope `s` itself, or None when `s` does not bind it."""
         m = self.m
+        defs = m.children.get(s, _NO).get(name)
+        if m.lazy:                    # incremental runs load bindings per file
+            m.ensure_bindings(m.path.get(s))
+        rows = m.binds.get(s, _NO).get(name)
+        imps = m.imports_by_scope.get(s, _NO).get(name)
+        if not (defs or rows or imps):
+            # no definition, binding or import of the name here (most scopes asked): a
+            # parameter, a class member in scope, or nothing, as below
+            k = m.kind.get(s)
+            if k in FUNCTION_KINDS:
+                pv = self.param_values(s, name, depth)
+                if pv is not None:
+                    return pv
+            if rules.class_members_in_scope and k in CLASS_KINDS:
+                got = self.member((INST, s), name, depth)[0]
+                if got:
+                    return got, "self"
+            return None
         vals: set = set()
         how = None
-        defs = m.children.get(s, _NO).get(name)
         if defs:
             for d in defs:
                 k = m.kind.get(d)
@@ -361,9 +405,6 @@ class Resolver(Members, Flows):
                 elif k in VALUE_KINDS and rules.object_literal_members and self.holds_functions(d):
                     vals.add((SYM, d))       # `const api = { run() {} }`: `api.run` is a symbol
                     how = "local"
-        if m.lazy:                    # incremental runs load bindings per file
-            m.ensure_bindings(m.path.get(s))
-        rows = m.binds.get(s, _NO).get(name)
         if rows:
             rows = self._rebound.get((s, name)) or self._rebind(s, name, rows)
             if rules.declared_types_win:
@@ -376,7 +417,6 @@ class Resolver(Members, Flows):
                     continue
                 vals |= self.binding_values(row, depth)
             how = how or "inferred"
-        imps = m.imports_by_scope.get(s, _NO).get(name)
         if imps:
             via_any, alias_any = False, False
             for row in imps:
@@ -416,12 +456,7 @@ class Resolver(Members, Flows):
         before (`x = [x]`, `fs = set(fs)`: `PRIOR` + name, `prior_values`), or `row` itself
         when its value does not read the name (only a text holding it as an attribute, a
         keyword or inside a string)."""
-        rx = _PRIOR_RES.get(name)
-        if rx is None:
-            rx = _PRIOR_RES[name] = re.compile(
-                r"""("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|(?<![\w.$])""" + re.escape(name)
-                + r"(?![\w$])(?!\s*=(?!=))")
-        value = rx.sub(_mark_prior, row[3])
+        value = _prior_marked(row[3], name)
         if value == row[3]:
             return row
         if _WRAPS.fullmatch(value) and value.count(PRIOR) == 1:
@@ -608,8 +643,11 @@ class Resolver(Members, Flows):
 
     def module_attr(self, mid: int, name: str, depth: int) -> tuple[set, bool]:
         """`name` in module `mid`'s namespace: (values, whether a re-export was followed)."""
-        return self.memo(("modattr", mid, name), depth, True, (EMPTY, False),
-                         self._module_attr, mid, name, depth)
+        key = ("modattr", mid, name)
+        got = self.memo.hit(key, depth)
+        if got is None:
+            got = self.memo.compute(key, depth, True, (EMPTY, False), self._module_attr, mid, name, depth)
+        return got
 
     def _module_attr(self, mid: int, name: str, depth: int) -> tuple[set, bool]:
         m = self.m

@@ -107,7 +107,10 @@ def alternatives(text: str) -> tuple[str, ...]:
     """The operands a value may come from: ``a or b`` -> (a, b); ``x if c else y`` -> (x, c, y)."""
     if " " not in text and "|" not in text and "&" not in text and "?" not in text:
         return (text.strip(),)       # most texts: not worth a place in the cache
-    return _alternatives(text)
+    for sep in _ALT_SEPS:
+        if sep in text:
+            return _alternatives(text)
+    return (text.strip(),)           # no separator anywhere: nothing to split (as `split_top`)
 
 
 @lru_cache(maxsize=65536)
@@ -159,6 +162,8 @@ def parse_chain(text: str) -> tuple[tuple, bool] | None:
     A parenthesised head becomes ("paren", inner). Returns None for anything else.
     """
     s = text.strip()
+    if _DOTTED.fullmatch(s):            # `a`, `a.b.c` (most texts): no prefix, bracket or string
+        return _shared_steps([("attr", x) if k else ("name", x) for k, x in enumerate(s.split("."))]), False
     new = False
     changed = True
     while changed:
@@ -249,16 +254,22 @@ def parse_chain(text: str) -> tuple[tuple, bool] | None:
             return None
     if new and steps[-1][0] != "call":
         steps.append(("call", ""))
+    return _shared_steps(steps), new
+
+
+def _shared_steps(steps: list[tuple]) -> tuple:
     # the cache holds ~70,000 chains on the standard library: share their name and
     # attribute steps (~260,000 of them, ~40,000 different)
     if len(_STEPS) > 262144:
         _STEPS.clear()
     share = _STEPS.setdefault
-    return tuple([share(st, st) if st[0] in _SHARED_STEPS else st for st in steps]), new
+    return tuple([share(st, st) if st[0] in _SHARED_STEPS else st for st in steps])
 
 
 _STEPS: dict[tuple, tuple] = {}
 _SHARED_STEPS = ("name", "attr")
+#: a name, or names joined by dots, as `parse_chain` reads them (`_IDENT` each)
+_DOTTED = re.compile(r"(?:[^\W\d][\w$]*|\$[\w$]*)(?:\.(?:[^\W\d][\w$]*|\$[\w$]*))*")
 
 
 def first_arg(args: str) -> str | None:

@@ -35,7 +35,7 @@ def _evaluate(m: Model, res: Resolver, part_rows, spans: dict, imports_of: dict,
     (`part_rows(k)`: the edges of part k, `spans`: path -> part, start, end): (rows, imports
     rows whose resolved path changed as (row ids, paths), reads)."""
     out, imp_rows, reads = _Rows(m.qual), (array("q"), []), _Reads()
-    add = out.add
+    add_file = out.add_file
     names = ("edge_id", "src_id", "kind", "dst_name", "line", "dst_id", "dst_qualname", "resolution",
              "candidates")
     for path in paths:
@@ -51,10 +51,9 @@ def _evaluate(m: Model, res: Resolver, part_rows, spans: dict, imports_of: dict,
         if b > a:
             part = part_rows(k).slice(a, b - a)
             cbs: list = []
-            for eid, src, kind, dst_name, line, old_id, old_q, old_res, old_c in zip(
-                    *(part.column(n).to_pylist() for n in names)):
-                add(eid, old_id, old_q, old_res, old_c,
-                    *_resolve_edge(m, res, src, kind, dst_name, line, imp_edge, cbs))
+            eids, srcs, kinds, dst_names, lines, *old = (part.column(n).to_pylist() for n in names)
+            add_file(eids, *old, [_resolve_edge(m, res, src, kind, dst_name, line, imp_edge, cbs)
+                                  for src, kind, dst_name, line in zip(srcs, kinds, dst_names, lines)])
             if cbs:
                 _callback_rows(m, res, path, cbs, out)
         reads.add(path, *res.memo.end_unit())
@@ -87,7 +86,7 @@ def _resolve_edge(m: Model, res: Resolver, src, kind: str, dst_name: str, line, 
     except RecursionError:
         targets, how = [], "unresolved"
     if targets:
-        if cbs is not None:
+        if cbs is not None and (len(targets) > 1 or targets[0][0] != SYM):    # (not for one symbol)
             _callbacks(res, fam, src, dst_name, line, targets, cbs)
         return _target_row(m, targets, how, fam, dst_name, res)
     if how == "known-receiver":
@@ -160,13 +159,13 @@ def _import_edge_row(m: Model, res: Resolver, vals: set, how: str):
 
 def _target_row(m: Model, targets: list, how: str, fam: str, name: str, res: Resolver):
     """(dst_id, dst_qualname, resolution, candidates) for the targets of one edge."""
-    syms = [t[1] for t in targets if t[0] == SYM]
-    others = [t for t in targets if t[0] != SYM]
-    if len(syms) == 1 and not others:
-        sid = syms[0]
-        if how in ("builtin", "external", "unresolved", "name-unique", "ambiguous"):
+    if len(targets) == 1 and targets[0][0] == SYM:      # one symbol (most edges)
+        sid = targets[0][1]
+        if how in _NOT_INFERRED:
             how = "inferred"
         return sid, m.qual[sid], how, None
+    syms = [t[1] for t in targets if t[0] == SYM]
+    others = [t for t in targets if t[0] != SYM]
     if len(targets) > 1:
         quals = sorted({m.qual[s] for s in syms}) + sorted({t[1] for t in others})
         if len(quals) == 1 and syms:    # one name defined twice (`if`/`else`, a redefinition):
@@ -179,6 +178,10 @@ def _target_row(m: Model, targets: list, how: str, fam: str, name: str, res: Res
         t = others[0]
         return None, t[1], "builtin" if t[0] == BUILTIN else "external", None
     return None, None, "unresolved", None
+
+
+#: how an edge's evaluation says it found its one target, read as `inferred` (`_target_row`)
+_NOT_INFERRED = frozenset({"builtin", "external", "unresolved", "name-unique", "ambiguous"})
 
 
 def _cap(quals: list[str]) -> list[str]:

@@ -325,7 +325,11 @@ class Members:
     def class_attrs(self, cls: int) -> tuple[dict[str, list[tuple]], dict[str, list[tuple]]]:
         """`self.x = value` bindings of a class's methods (its bases' too), by attribute; and
         the containers its methods fill through `self.x` (`self.x.append(v)`), by attribute."""
-        return self.memo(("attrs", cls), None, False, ({}, {}), self._class_attrs, cls)
+        key = ("attrs", cls)
+        got = self.memo.hit(key)
+        if got is None:
+            got = self.memo.compute(key, None, False, ({}, {}), self._class_attrs, cls)
+        return got
 
     def _class_attrs(self, cls: int) -> tuple[dict[str, list[tuple]], dict[str, list[tuple]]]:
         m = self.m
@@ -374,7 +378,11 @@ class Members:
 
     def mro(self, cls: int) -> list[tuple]:
         """Method resolution order: (SYM, class) for repo classes, (EXT/BUILTIN, name) for others."""
-        return self.memo(("mro", cls), None, False, [(SYM, cls)], self._mro, cls)
+        key = ("mro", cls)
+        got = self.memo.hit(key)            # (~440,000 asks on the standard library, nearly all hits)
+        if got is None:
+            got = self.memo.compute(key, None, False, [(SYM, cls)], self._mro, cls)
+        return got
 
     def _mro(self, cls: int) -> list[tuple]:
         bases = []

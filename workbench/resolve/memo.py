@@ -145,42 +145,53 @@ class Memo:
         self.clean, self.old, self.local, self._shared, self._inner, self._deep = {}, {}, {}, {}, {}, {}
 
     # ---------------------------------------------------------------- evaluation
+    def hit(self, key, depth: int | None = None):
+        """The result of `key` when it is memoised for the unit or clean (and not too deep
+        for `depth`), taken as `__call__` takes it; else None (then `compute`). A caller
+        asking for a key many times, nearly always a hit, saves building the call's
+        arguments."""
+        got = self.local.get(key)
+        if got is not None:
+            if self.frames:
+                self.frames[-1][1] = True
+            return got
+        got = self.clean.get(key)
+        if got is None or depth is not None and depth + got[1] > self.max_depth:
+            return None
+        return self._take(got, depth)
+
+    def _take(self, got: tuple, depth: int | None):
+        """The value of clean result `got` asked for at `depth`: the depth its evaluation
+        reached and what it read go to the key asking (or to the unit)."""
+        if depth is not None and self.frames:
+            top = self.frames[-1]
+            if depth + got[1] > top[3]:
+                top[3] = depth + got[1]
+        self._merge(got[2], got[3])
+        return got[0]
+
     def __call__(self, key, depth: int | None, limited: bool, empty, fn, *args):
         """`fn(*args)` memoised under `key` (whose first int is the symbol it is about).
 
         `depth` is the nesting depth the call is made at (None: the evaluation starts
         again at depth 0); with `limited`, beyond `max_depth` the key counts as `empty`,
         which is also its value in a cycle. (`Resolver.eval_text` takes its local and
-        clean hits itself, as here, without this call.)"""
-        frames = self.frames
-        got = self.local.get(key)
+        clean hits itself, as `hit` does, then asks `compute`.)"""
+        got = self.hit(key, depth)
         if got is not None:
-            if frames:
-                frames[-1][1] = True
             return got
-        got = self.clean.get(key)
-        if got is None and self.old:
+        return self.compute(key, depth, limited, empty, fn, *args)
+
+    def compute(self, key, depth: int | None, limited: bool, empty, fn, *args):
+        """`__call__` for a key `hit` did not find: its result in the previous generation
+        of clean results, a cut, a result kept apart, or `fn(*args)` evaluated."""
+        frames = self.frames
+        if self.old and key not in self.clean:
             got = self.old.pop(key, None)
             if got is not None:          # still in use: into the young generation
                 self._keep(key, got)
-        if got is not None and (depth is None or depth + got[1] <= self.max_depth):
-            # `_merge(got[2], got[3])`, inline: the most frequent path after a local hit
-            names = got[3]
-            if frames:
-                top = frames[-1]
-                if depth is not None and depth + got[1] > top[3]:
-                    top[3] = depth + got[1]
-                top[4] |= got[2]
-                if names:
-                    if top[5] is None:
-                        top[5] = set(names)
-                    else:
-                        top[5] |= names
-            else:
-                self._files |= got[2]
-                if names:
-                    self._names |= names
-            return got[0]
+                if depth is None or depth + got[1] <= self.max_depth:
+                    return self._take(got, depth)
         pos = self._pos.get(key)
         if pos is not None:              # a cycle: `key` is being computed
             top = frames[-1]

@@ -47,19 +47,30 @@ class _Rows:
         self._cbs: list[tuple] = []
 
     def add(self, eid, old_id, old_q, old_res, old_c, dst_id, dst_q, how, cands) -> None:
-        self.n += 1
-        self.by_resolution[how] = self.by_resolution.get(how, 0) + 1
-        self.edge_ids.append(eid)
-        if (dst_id, dst_q, how, cands and list(cands) or None) != (old_id, old_q, old_res, old_c):
-            self._ids.append(eid)
-            c = self._cols
-            c[0].append(dst_id)
-            # a symbol's own qualname is left to the write's join with `symbols` (`writeback._write_back`)
-            c[1].append(None if dst_id is not None and dst_q is self._qual.get(dst_id) else dst_q)
-            c[2].append(how)
-            c[3].append(cands)
-            if len(self._ids) >= _WRITE_BATCH:
-                self.flush()
+        """One evaluated edge: its id, what the table holds, what evaluation found."""
+        self.add_file([eid], [old_id], [old_q], [old_res], [old_c], [(dst_id, dst_q, how, cands)])
+
+    def add_file(self, eids: list, old_ids: list, old_qs: list, old_res: list, old_cs: list, new: list) -> None:
+        """`add` for each edge of a file, in order: its id, what the table holds, and its
+        new (dst_id, dst_qualname, resolution, candidates) in `new`."""
+        self.n += len(eids)
+        self.edge_ids.extend(eids)
+        by_res = self.by_resolution
+        qual = self._qual
+        ids, (c0, c1, c2, c3) = self._ids, self._cols
+        for eid, (dst_id, dst_q, how, cands), old_id, old_q, old_r, old_c in zip(
+                eids, new, old_ids, old_qs, old_res, old_cs):
+            by_res[how] = by_res.get(how, 0) + 1
+            if (dst_id, dst_q, how, cands and list(cands) or None) != (old_id, old_q, old_r, old_c):
+                ids.append(eid)
+                c0.append(dst_id)
+                # a symbol's own qualname is left to the write's join with `symbols` (`writeback._write_back`)
+                c1.append(None if dst_id is not None and dst_q is qual.get(dst_id) else dst_q)
+                c2.append(how)
+                c3.append(cands)
+                if len(ids) >= _WRITE_BATCH:
+                    self.flush()
+                    ids, (c0, c1, c2, c3) = self._ids, self._cols
 
     def add_callback(self, path: str, src: int, text: str, line, dst: int | None, cands) -> None:
         """A callback row of file `path`: a call in `src` at `line` hands `text`, which is

@@ -106,6 +106,8 @@ def _last_call(text: str) -> tuple[str, str] | None:
 
 
 _CONSTANTS = ("None", "True", "False", "NotImplemented", "Ellipsis", "__debug__")
+# a function with no first parameter of its own meaning (`Python.special_param`)
+_NO_FIRST = (None, None)
 # builtins whose call returns (something made of) their first argument
 _PASS_FIRST = ("staticmethod", "classmethod", "property", "iter", "reversed", "sorted",
                "list", "tuple", "set", "frozenset", "next")
@@ -150,13 +152,15 @@ def py_params(sig: str | None) -> list[Param] | None:
             kind, part = "var", part[1:]
             kwonly = True
         default = None
-        bits = split_top(part, ("=",))
-        if len(bits) > 1:
-            part, default = bits[0], "=".join(bits[1:])
+        if "=" in part:                             # (most parameters: a bare name)
+            bits = split_top(part, ("=",))
+            if len(bits) > 1:
+                part, default = bits[0], "=".join(bits[1:])
         ann = None
-        bits = split_top(part, (":",))
-        if len(bits) > 1:
-            part, ann = bits[0], bits[1]
+        if ":" in part:
+            bits = split_top(part, (":",))
+            if len(bits) > 1:
+                part, ann = bits[0], bits[1]
         name = part.strip()
         if name.isidentifier():
             out.append(Param(name, ann, default, kind))
@@ -813,18 +817,32 @@ class Python(Language):
 
     def special_param(self, ev, fn, name, depth):
         """The first parameter of a method: the instance, or the class (`cls`)."""
+        firsts = ev.lang_cache.get("py.first")        # (asked ~115,000 times on the standard library)
+        if firsts is None:
+            firsts = ev.lang_cache["py.first"] = {}
+        got = firsts.get(fn)
+        if got is None:
+            got = firsts[fn] = self._first_param(ev, fn)
+        return got[1] if got[0] == name else None
+
+    @staticmethod
+    def _first_param(ev, fn) -> tuple:
+        """(name, (values, how)) of method `fn`'s first parameter, or (None, None); the
+        values one object per class and kind (`ev.lang_cache`)."""
         m = ev.m
         if m.kind.get(fn) != "method" or fn in m.static:
-            return None
+            return _NO_FIRST
         ps = ev.params(fn)
-        if not ps or ps[0].name != name:
-            return None
-        cls = m.enclosing_class(fn)
+        cls = m.enclosing_class(fn) if ps else None
         if cls is None:
-            return None
-        if fn in m.classmeth or m.name[fn] in ("__new__", "__init_subclass__", "__class_getitem__"):
-            return frozenset({(SYM, cls)}), "self"
-        return frozenset({(INST, cls)}), "self"
+            return _NO_FIRST
+        kind = SYM if fn in m.classmeth or m.name[fn] in ("__new__", "__init_subclass__",
+                                                           "__class_getitem__") else INST
+        values = ev.lang_cache.setdefault("py.self", {})
+        got = values.get((kind, cls))
+        if got is None:
+            got = values[(kind, cls)] = (frozenset({(kind, cls)}), "self")
+        return ps[0].name, got
 
     def decorator_flows(self, ev, fn):
         """`@d` / `@f(...)` pass the decorated function to `d` / to what `f(...)` returns
