@@ -14,7 +14,7 @@ import pytest
 from drift import copy_stdlib, differences, mutate
 from workbench import store
 from workbench.indexer import index
-from workbench.resolve import kept, values
+from workbench.resolve import kept, refresh, values
 from workbench.resolve.model import Model
 
 REPO = Path(__file__).resolve().parent.parent
@@ -322,6 +322,39 @@ def test_spans_are_each_files_run_of_the_load_order(tmp_path):
     assert {p: b - a for p, (a, b) in spans.items()} == counts
     assert counts["b.py"] == 4                          # the module, f, K, K.m
     assert max(b for _, b in spans.values()) == len(m._sids)
+
+
+def test_spliced_load_order_equals_the_order_made_file_by_file():
+    """A refresh splices the changed files' new symbols into the load order where their
+    old ones were (`refresh._spliced`): the columns and spans equal those made file by file
+    in path order, for edits that grow, shrink or keep files, first, last or several."""
+    rng = random.Random(7)
+    for _ in range(200):
+        paths = sorted(rng.sample([f"f{i:02d}.py" for i in range(30)], rng.randint(1, 12)))
+        sids, spaths, spans, next_id = [], [], {}, 1
+        for p in paths:
+            n = rng.randint(1, 4)
+            spans[p] = (len(sids), len(sids) + n)
+            sids += range(next_id, next_id + n)
+            spaths += [p] * n
+            next_id += n
+        changed = sorted(rng.sample(paths, rng.randint(1, len(paths))))
+        mine = {}
+        for p in changed:
+            n = rng.randint(1, 5)
+            mine[p] = list(range(next_id, next_id + n))
+            next_id += n
+        want_ids, want_paths, want_spans = [], [], {}
+        for p in paths:
+            a, b = spans[p]
+            got = mine.get(p)
+            start = len(want_ids)
+            want_ids += got if got is not None else sids[a:b]
+            want_paths += [p] * (len(got) if got is not None else b - a)
+            want_spans[p] = (start, len(want_ids))
+        out = refresh._spliced(list(sids), list(spaths), dict(spans), changed, mine)
+        assert out[0] == want_ids and out[1] == want_paths
+        assert list(out[2].items()) == list(want_spans.items())
 
 
 def _pyshop_kept(tmp_path: Path) -> tuple[Path, str]:

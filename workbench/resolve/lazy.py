@@ -125,17 +125,27 @@ class LazyBindings:
             lines = _np_ints(line.fill_null(np.iinfo(np.int64).max) if line.null_count else line)
             order = np.lexsort((_np_ints(tbl.column("rid").chunk(0)), lines, rank))
             is_arg = _np_ints(tbl.column("is_arg").chunk(0))[order]
-            t = tbl.select(list(_BindingRows.COLS)).take(store.arrow_array(order, pa.int64()))
+            # the files' rows grouped by scope here, on the Arrow columns (each scope's rows
+            # one slice of the lists made next, in load order within it): only the rows
+            # some index holds become Python objects, and grouping a scope's rows when
+            # evaluation reads it takes slices instead of gathering positions
+            rows = order[is_arg == 0]
+            scope_of, keep = self._row_scopes(tbl, rows)
+            rows, scope_of = rows[keep], scope_of[keep]
+            by = np.argsort(scope_of, kind="stable")
+            rows, scope_of = rows[by], scope_of[by]
+            args = order[is_arg != 0]
+            t = tbl.select(list(_BindingRows.COLS)).take(
+                store.arrow_array(np.concatenate((rows, args)), pa.int64()))
             c = {n: t.column(n).to_pylist() for n in _BindingRows.COLS}
-            arg_pos = np.flatnonzero(is_arg).tolist()
-            self._defer_path_rows(c, np.flatnonzero(is_arg == 0))
+            self._hold_slices(c, scope_of)
             ns = self.ns
-            for i in arg_pos:
-                src, name = c["src_id"][i], c["name"][i]
+            # the argument rows: after the files' rows in those lists
+            for src, name, value, vtype, vid, line in zip(
+                    *(c[n][len(rows):] for n in ("src_id", "name", "value", "value_type", "value_id", "line"))):
                 scope = ns(src)
                 if scope is not None:
-                    got[key_of[name]].append((scope, "arg", name, c["value"][i], c["value_type"][i],
-                                              c["value_id"][i], c["line"][i]))
+                    got[key_of[name]].append((scope, "arg", name, value, vtype, vid, line))
         self.args_by_callee.update(got)
 
     def _prefetch_named_args(self, keys: list[str]) -> None:
@@ -202,11 +212,52 @@ class LazyBindings:
             else:                       # (a scope's rows are one file's: not today)
                 parts.append((c, plist[a:b]))
 
+    def _row_scopes(self, tbl, rows):
+        """The scope of each row at the positions `rows` of the Arrow table `tbl` (columns
+        `src_id`, `kind`), and whether an index holds it (a symbol with a scope; not a kind
+        of `_UNGROUPED`): numpy arrays, one `ns` call per distinct symbol."""
+        import numpy as np
+        # numpy on the Arrow buffers (`pyarrow.compute` takes ~0.1 s to import)
+        src = tbl.column("src_id").chunk(0)
+        enc = tbl.column("kind").chunk(0).dictionary_encode()
+        ungrouped = [i for i, k in enumerate(enc.dictionary.to_pylist()) if k in _UNGROUPED]
+        held = _np_valid(src) & ~(np.isin(_np_ints(enc.indices), ungrouped) & _np_valid(enc.indices))
+        ids = np.where(held, _np_ints(src), -1)[rows]
+        uniq, inverse = np.unique(ids, return_inverse=True)
+        ns = self.ns
+        scopes = np.array([-1 if s is None else s for s in
+                           (ns(u) if u != -1 else None for u in uniq.tolist())], dtype=np.int64)
+        scope_of = scopes[inverse.reshape(-1)]
+        return scope_of, scope_of != -1
+
+    def _hold_slices(self, c: dict[str, list], scope_of) -> None:
+        """Hold back the rows `0:len(scope_of)` of the columns `c`, grouped by scope (the
+        scopes `scope_of`, sorted): each scope's rows are one slice."""
+        import numpy as np
+        if not len(scope_of):
+            return
+        if not isinstance(self.binds, _Deferred):
+            self._defer_tables()
+        cuts = (np.flatnonzero(scope_of[1:] != scope_of[:-1]) + 1).tolist()
+        pending = self._pending
+        for scope, a, b in zip(scope_of[[0, *cuts]].tolist(), [0, *cuts], [*cuts, len(scope_of)]):
+            part = (c, slice(a, b))
+            parts = pending.get(scope)
+            if parts is None:
+                pending[scope] = [part]
+            else:                       # (a scope's rows are one file's: not today)
+                parts.append(part)
+
     def _fill_scope(self, scope: int) -> None:
-        """Group the rows held back for `scope` (`_defer_path_rows`) into the indexes."""
+        """Group the rows held back for `scope` (`_defer_path_rows`, `_hold_slices`) into
+        the indexes."""
         parts = self._pending.pop(scope, None)
         for c, pos in parts or ():
-            self._add_rows(*([c[n][i] for i in pos] for n in _BindingRows.COLS), [None] * len(pos))
+            if pos.__class__ is slice:          # one slice of the lists (`_hold_slices`)
+                got = [c[n][pos] for n in _BindingRows.COLS]
+            else:                               # positions in them (`_defer_path_rows`)
+                got = [[c[n][i] for i in pos] for n in _BindingRows.COLS]
+            self._add_rows(*got, [None] * len(got[0]))
 
     def fill_pending(self) -> None:
         """Group every row held back (`_defer_path_rows`): the indexes then hold every row
@@ -317,6 +368,16 @@ class _DeferredReceivers(dict):
 
     def __reduce__(self):
         return (dict, (dict(self),))
+
+
+def _np_valid(arr):
+    """Which values of an Arrow array are not null, as a numpy array of booleans."""
+    import numpy as np
+    bits = arr.buffers()[0]
+    if bits is None:
+        return np.ones(len(arr), dtype=bool)
+    return np.unpackbits(np.frombuffer(bits, dtype=np.uint8), bitorder="little",
+                         count=len(arr) + arr.offset)[arr.offset:].astype(bool)
 
 
 def _np_ints(arr):

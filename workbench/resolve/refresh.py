@@ -79,19 +79,8 @@ class Refresh:
         # the first place of the load order a changed file held or holds now: the places
         # before it keep their symbols (`values.patch_rank`)
         first = min([spans[p][0] for p in changed if p in spans], default=len(self._sids))
-        sids, spaths, new_spans = [], [], {}
-        for p in sorted(spans.keys() - set(changed) | mine.keys()):
-            got = mine.get(p)
-            start = len(sids)
-            if got is None:
-                a, b = spans[p]
-                sids.extend(self._sids[a:b])
-                spaths.extend(self._spaths[a:b])
-            else:
-                sids.extend(got)
-                spaths.extend([p] * len(got))
-            new_spans[p] = (start, len(sids))
-        self._sids, self._spaths, self._path_spans = sids, spaths, new_spans
+        self._sids, self._spaths, new_spans = _spliced(self._sids, self._spaths, spans, changed, mine)
+        self._path_spans = new_spans
         # a C++ function defined out of line turns `method` or `function` as declarations
         # elsewhere come and go (`indexer._mark_out_of_line_methods`, run when the changed
         # files include one of those languages): kinds read again then
@@ -327,6 +316,53 @@ class Refresh:
                 self.args_by_callee[key] = kept
         for key, add in fresh.items():          # callees nothing called before (complete only)
             self.args_by_callee[key] = add
+
+
+def _spliced(sids: list, spaths: list, spans: dict, changed: list[str], mine: dict) -> tuple:
+    """The load order's columns (symbol ids, their paths) and spans (path -> start, end,
+    in path order) after the files `changed` now hold the symbols `mine` (path -> ids,
+    in order): the other files' spans kept. When every changed file held symbols and
+    still does (an edit), their new symbols are spliced in where the old ones were, the
+    spans after them shifted; else the columns are made again file by file."""
+    keys = list(spans)
+    if (all(p in spans and mine.get(p) for p in changed)
+            and all(a < b for a, b in zip(keys, keys[1:]))):
+        out_ids, out_paths, at, delta = [], [], 0, 0
+        shift: dict[str, int] = {}
+        for p in sorted(changed, key=lambda q: spans[q][0]):
+            a, b = spans[p]
+            got = mine[p]
+            out_ids += sids[at:a]
+            out_ids += got
+            out_paths += spaths[at:a]
+            out_paths += [p] * len(got)
+            at = b
+            delta += len(got) - (b - a)
+            shift[p] = delta
+        out_ids += sids[at:]
+        out_paths += spaths[at:]
+        # each span moves by the size changes of the changed files before it (its end: and
+        # of its own)
+        d, new_spans = 0, {}
+        for p, (a, b) in spans.items():
+            start = a + d
+            if p in shift:
+                d = shift[p]
+            new_spans[p] = (start, b + d)
+        return out_ids, out_paths, new_spans
+    out_ids, out_paths, new_spans = [], [], {}
+    for p in sorted(spans.keys() - set(changed) | mine.keys()):
+        got = mine.get(p)
+        start = len(out_ids)
+        if got is None:
+            a, b = spans[p]
+            out_ids.extend(sids[a:b])
+            out_paths.extend(spaths[a:b])
+        else:
+            out_ids.extend(got)
+            out_paths.extend([p] * len(got))
+        new_spans[p] = (start, len(out_ids))
+    return out_ids, out_paths, new_spans
 
 
 def _settle(index: dict, keys, by_path) -> None:
