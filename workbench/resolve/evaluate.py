@@ -221,30 +221,9 @@ class Resolver(Members, Flows):
         """(values, how) of expression `text` written in `scope`."""
         key = (scope, text, callee)
         memo = self.memo
-        got = memo.local.get(key)         # the most frequent hit, as `memo` takes it, without its call
+        got = memo.hit(key, depth)
         if got is not None:
-            if memo.frames:
-                memo.frames[-1][1] = True
             return got
-        got = memo.clean.get(key)         # the next most frequent: a clean hit, as `memo` takes it
-        if got is not None and depth + got[1] <= memo.max_depth:
-            names = got[3]
-            frames = memo.frames
-            if frames:
-                top = frames[-1]
-                if depth + got[1] > top[3]:
-                    top[3] = depth + got[1]
-                top[4] |= got[2]
-                if names:
-                    if top[5] is None:
-                        top[5] = set(names)
-                    else:
-                        top[5] |= names
-            else:
-                memo._files |= got[2]
-                if names:
-                    memo._names |= names
-            return got[0]
         return memo.compute(key, depth, True, self._NO_VALUE, self._eval_text, scope, text, depth, callee)
 
     def _eval_text(self, scope: int, text: str, depth: int, callee: bool = False):
@@ -382,18 +361,8 @@ class Resolver(Members, Flows):
         rows = m.binds.get(s, _NO).get(name)
         imps = m.imports_by_scope.get(s, _NO).get(name)
         if not (defs or rows or imps):
-            # no definition, binding or import of the name here (most scopes asked): a
-            # parameter, a class member in scope, or nothing, as below
-            k = m.kind.get(s)
-            if k in FUNCTION_KINDS:
-                pv = self.param_values(s, name, depth)
-                if pv is not None:
-                    return pv
-            if rules.class_members_in_scope and k in CLASS_KINDS:
-                got = self.member((INST, s), name, depth)[0]
-                if got:
-                    return got, "self"
-            return None
+            # no definition, binding or import of the name here (most scopes asked)
+            return self._unbound_here(s, name, depth, rules, True)
         vals: set = set()
         how = None
         if defs:
@@ -428,20 +397,31 @@ class Resolver(Members, Flows):
                 how = how or ("reexport" if via_any else "alias" if alias_any else "import")
             else:
                 return EMPTY, "unresolved"
-        if not vals and not defs and not rows and m.kind.get(s) in FUNCTION_KINDS:
-            pv = self.param_values(s, name, depth)
-            if pv is not None:
-                return pv
-        if not vals and rules.class_members_in_scope and m.kind.get(s) in CLASS_KINDS:
-            got = self.member((INST, s), name, depth)[0]
-            if got:
-                return got, "self"
+        if not vals:
+            got = self._unbound_here(s, name, depth, rules, not defs and not rows)
+            if got is not None:
+                return got
         if how is None and not vals:
             # a class-level field/variable symbol with no evaluable binding still binds the name
             if defs:
                 return EMPTY, "unresolved"
             return None
         return frozenset(vals), how or "inferred"
+
+    def _unbound_here(self, s: int, name: str, depth: int, rules, params: bool):
+        """(values, how) of `name` in scope `s` when nothing there gave it values: a parameter
+        of a function `s` (with `params`: no definition or binding of the name in it), a
+        member of a class `s` in scope (`rules.class_members_in_scope`), or None."""
+        k = self.m.kind.get(s)
+        if params and k in FUNCTION_KINDS:
+            pv = self.param_values(s, name, depth)
+            if pv is not None:
+                return pv
+        if rules.class_members_in_scope and k in CLASS_KINDS:
+            got = self.member((INST, s), name, depth)[0]
+            if got:
+                return got, "self"
+        return None
 
     def _rebind(self, s: int, name: str, rows: list) -> list:
         """The binding rows of `name` in scope `s`, those reading the name itself read as

@@ -176,7 +176,7 @@ class Memo:
         `depth` is the nesting depth the call is made at (None: the evaluation starts
         again at depth 0); with `limited`, beyond `max_depth` the key counts as `empty`,
         which is also its value in a cycle. (`Resolver.eval_text` takes its local and
-        clean hits itself, as `hit` does, then asks `compute`.)"""
+        clean hits through `hit`, then asks `compute`.)"""
         got = self.hit(key, depth)
         if got is not None:
             return got
