@@ -16,6 +16,7 @@ from __future__ import annotations
 import fnmatch
 import os
 
+from ..gcpause import gc_paused
 from ..indexer import _decode_note
 from ..languages import detect, refine
 from ..scan import DEFAULT_MAX_BYTES, is_binary
@@ -71,20 +72,21 @@ def from_git(repo, from_rev: str, to_rev: str, *, task_set: str | None = None,
     if progress:
         from tqdm.auto import tqdm
         it = tqdm(it, desc="tasks", unit="file", leave=False)
-    for ch in it:
-        old_data = blob.get((a, ch.old_path))
-        new_data = blob.get((b, ch.new_path))
-        old = new = None
-        if ch.old_path:
-            spec = _spec_for(ch.old_path, old_data)
-            old = _parse(ch.old_path, old_data, spec, max_bytes, docstrings) if spec else None
-        if ch.new_path:
-            spec = _spec_for(ch.new_path, new_data)
-            new = _parse(ch.new_path, new_data, spec, max_bytes, docstrings) if spec else None
-        if old is None and new is None:
-            continue
-        for c in compare(old, new):
-            rows.append(_row(c, ch.old_path, ch.new_path, (old or new).language, name, origin, a, b))
+    with gc_paused():               # extraction makes many small objects and no cycles
+        for ch in it:
+            old_data = blob.get((a, ch.old_path))
+            new_data = blob.get((b, ch.new_path))
+            old = new = None
+            if ch.old_path:
+                spec = _spec_for(ch.old_path, old_data)
+                old = _parse(ch.old_path, old_data, spec, max_bytes, docstrings) if spec else None
+            if ch.new_path:
+                spec = _spec_for(ch.new_path, new_data)
+                new = _parse(ch.new_path, new_data, spec, max_bytes, docstrings) if spec else None
+            if old is None and new is None:
+                continue
+            for c in compare(old, new):
+                rows.append(_row(c, ch.old_path, ch.new_path, (old or new).language, name, origin, a, b))
     return rows
 
 
