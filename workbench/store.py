@@ -100,7 +100,13 @@ def next_ids(con, tables) -> tuple[int, ...]:
 
 def used_ids(con, **last: int) -> None:
     """Ids up to `last[table]` have been handed out (`next_ids` never gives them again)."""
-    set_meta(con, **{f"{table}_ids_used": str(n) for table, n in last.items()})
+    set_meta(con, **used_ids_meta(**last))
+
+
+def used_ids_meta(**last: int) -> dict[str, str]:
+    """The `meta` values `used_ids` writes, for a caller that writes them with others (one
+    statement)."""
+    return {f"{table}_ids_used": str(n) for table, n in last.items()}
 
 
 def insert_columns(con, table: str, columns: dict[str, list]) -> int:
