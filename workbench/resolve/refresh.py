@@ -99,6 +99,8 @@ class Refresh:
         if self._texts is not None:
             for path in changed:
                 self._texts.pop(path, None)
+        if self._texts_blob is not None:
+            self._texts_since.update(changed)
         self._swap_bindings(set(old), changed)
 
     def _derive_changed(self, gone: list[tuple], new: list[int], changed: list[str],
