@@ -562,15 +562,12 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
         if resolve and edited and len(edited) <= _facts_max():
             from .resolve import deps
             before = deps.before_edit(con, edited)
-        if stale_ids:
-            store.run(con, "CREATE OR REPLACE TEMP TABLE _stale AS SELECT unnest(?::BIGINT[]) AS file_id",
-                        [stale_ids])
-            store.run(con, "DELETE FROM edges WHERE path IN (SELECT f.path FROM files f JOIN _stale USING (file_id))")
-            store.run(con, "DELETE FROM imports WHERE file_id IN (SELECT file_id FROM _stale)")
-            store.run(con, "DELETE FROM bindings WHERE file_id IN (SELECT file_id FROM _stale)")
-            store.run(con, "DELETE FROM symbols WHERE file_id IN (SELECT file_id FROM _stale)")
-            store.run(con, "DELETE FROM files WHERE file_id IN (SELECT file_id FROM _stale)")
-            store.run(con, "DROP TABLE _stale")
+        if stale_ids:                   # (the edges table has no file id: by path)
+            stale_paths = {"p": removed + [r.path for r in fresh if r.path in known]}
+            ids = {"ids": stale_ids}
+            store.run(con, "DELETE FROM edges WHERE path IN (SELECT unnest($p::VARCHAR[]))", stale_paths)
+            for table in ("imports", "bindings", "symbols", "files"):
+                store.run(con, f"DELETE FROM {table} WHERE file_id IN (SELECT unnest($ids::BIGINT[]))", ids)
         if touched_mtime:               # same content, new mtime: one bulk update
             import pyarrow as pa
             store.run_over(con, pa.table({
@@ -614,10 +611,12 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
     t_end = time.perf_counter()
     report.timings = {"extract": t_store - t_extract, "store": t_resolve - t_store,
                       "resolve": t_end - t_resolve}
-    counts = store.one(con, """SELECT (SELECT count(*) FROM files), (SELECT count(*) FROM symbols),
-                                      (SELECT count(*) FROM edges)""")
+    *counts, statuses = store.one(con, """
+        SELECT (SELECT count(*) FROM files), (SELECT count(*) FROM symbols), (SELECT count(*) FROM edges),
+               (SELECT list([status, count::VARCHAR])
+                FROM (SELECT status, count(*) AS count FROM files GROUP BY 1))""")
     report.files, report.symbols, report.edges = counts
-    report.by_status = dict(con.execute("SELECT status, count(*) FROM files GROUP BY 1").fetchall())
+    report.by_status = {status: int(n) for status, n in statuses or ()}
     return report
 
 

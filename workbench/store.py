@@ -82,6 +82,11 @@ def get_meta(con, key: str, default=None):
     return row[0] if row else default
 
 
+def get_metas(con, *keys: str) -> dict:
+    """The values stored under `keys` (those it has), in one query."""
+    return dict(run(con, "SELECT key, value FROM meta WHERE list_contains($k, key)", {"k": list(keys)}))
+
+
 def next_id(con, table: str, col: str) -> int:
     return one(con, f"SELECT coalesce(max({col}), 0) + 1 FROM {table}")[0]
 

@@ -137,7 +137,8 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
                    meta: dict | None = None) -> ResolveStats:
     t0 = time.perf_counter()
     stats = ResolveStats()
-    version = store.get_meta(con, "resolver_version")
+    metas = store.get_metas(con, "resolver_version", "resolve_token")
+    version = metas.get("resolver_version")
     if full is None:
         full = (changed_paths is None or version != RESOLVER_VERSION
                 or deps.needs_full(con, list(changed_paths)))
@@ -148,7 +149,7 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
     stats.full = full
     # the model an earlier run in this process left for this state of the database: refreshed
     # for the changed files in an incremental run, let go before a full one builds its own
-    found = store.get_meta(con, "resolve_token")
+    found = metas.get("resolve_token")
     model = kept.take(found)
     # a process keeping none (a new one): the model a run of another process stored, when the
     # database's token leads back to it, refreshed for what changed since as well
