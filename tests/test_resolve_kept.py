@@ -118,7 +118,7 @@ def _check_row_texts(kept_model: Model, con, changed) -> None:
     rt = kept_model.row_texts
     if rt is None:
         return
-    held = set("\n".join([*rt.chunks, *rt.recent.values()]).split("\n"))
+    held = set(b"\n".join([*rt.chunks, *rt.recent.values()]).decode("utf-8").split("\n"))
     rows = con.execute("""
         SELECT module, name, alias FROM imports WHERE NOT list_contains($c, path)
         UNION ALL SELECT dst_name, NULL, NULL FROM edges

@@ -562,22 +562,20 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
         if resolve and edited and len(edited) <= _facts_max():
             from .resolve import deps
             before = deps.before_edit(con, edited)
-        if stale_ids:
-            store.run(con, "CREATE OR REPLACE TEMP TABLE _stale AS SELECT unnest(?::BIGINT[]) AS file_id",
-                        [stale_ids])
-            store.run(con, "DELETE FROM edges WHERE path IN (SELECT f.path FROM files f JOIN _stale USING (file_id))")
-            store.run(con, "DELETE FROM imports WHERE file_id IN (SELECT file_id FROM _stale)")
-            store.run(con, "DELETE FROM bindings WHERE file_id IN (SELECT file_id FROM _stale)")
-            store.run(con, "DELETE FROM symbols WHERE file_id IN (SELECT file_id FROM _stale)")
-            store.run(con, "DELETE FROM files WHERE file_id IN (SELECT file_id FROM _stale)")
-            store.run(con, "DROP TABLE _stale")
+        if stale_ids:                   # (the edges table has no file id: by path)
+            stale_paths = {"p": removed + [r.path for r in fresh if r.path in known]}
+            ids = {"ids": stale_ids}
+            store.run(con, "DELETE FROM edges WHERE path IN (SELECT unnest($p::VARCHAR[]))", stale_paths)
+            for table in ("imports", "bindings", "symbols", "files"):
+                store.run(con, f"DELETE FROM {table} WHERE file_id IN (SELECT unnest($ids::BIGINT[]))", ids)
         if touched_mtime:               # same content, new mtime: one bulk update
             import pyarrow as pa
             store.run_over(con, pa.table({
                 "path": store.arrow_array([r.path for r in touched_mtime], pa.string()),
                 "mtime": store.arrow_array([r.mtime for r in touched_mtime], pa.float64())}),
                 "UPDATE files SET mtime = t.mtime FROM _wb_rows t WHERE files.path = t.path")
-        _insert_chunks(con, chunks)
+        # the ids handed out, written with the run's other meta values at its end (one statement)
+        meta = {**_insert_chunks(con, chunks), **(meta or {})}
         # the rows are in DuckDB now: let their Arrow copies go before resolution builds its model
         del chunks, results, fresh, touched_mtime
         if touched_langs & _out_of_line_languages():    # else their marks stand as they are
@@ -593,14 +591,16 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
             from .resolve import resolve_edges
             report.resolve_stats = resolve_edges(con, report.changed_paths, progress=progress, before=before,
                                                  processes=_resolve_processes(jobs), private=private,
-                                                 stored_at=stored_at)
+                                                 stored_at=stored_at, meta=meta)
         elif stale_ids:                 # rows were replaced or removed: unbind what pointed there
             _unbind_stale(con)
         elif report.changed_paths:      # only additions: nothing can point at a removed symbol
             store.run(con, "DELETE FROM meta WHERE key = 'resolver_version'")
         if not resolve and report.changed_paths:     # a model kept in a process no longer fits
             store.run(con, "DELETE FROM meta WHERE key = 'resolve_token'")
-        if meta:                        # in the transaction: the run is complete or absent
+        # in the transaction: the run is complete or absent (a resolution that wrote its own
+        # meta values wrote these with them)
+        if meta and not (report.resolve_stats is not None and report.resolve_stats.wrote_meta):
             store.set_meta(con, **meta)
         if private:                     # a long run: what the writes freed, before the commit
             release_unused_memory()
@@ -611,10 +611,12 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
     t_end = time.perf_counter()
     report.timings = {"extract": t_store - t_extract, "store": t_resolve - t_store,
                       "resolve": t_end - t_resolve}
-    counts = store.one(con, """SELECT (SELECT count(*) FROM files), (SELECT count(*) FROM symbols),
-                                      (SELECT count(*) FROM edges)""")
+    *counts, statuses = store.one(con, """
+        SELECT (SELECT count(*) FROM files), (SELECT count(*) FROM symbols), (SELECT count(*) FROM edges),
+               (SELECT list([status, count::VARCHAR])
+                FROM (SELECT status, count(*) AS count FROM files GROUP BY 1))""")
     report.files, report.symbols, report.edges = counts
-    report.by_status = dict(con.execute("SELECT status, count(*) FROM files GROUP BY 1").fetchall())
+    report.by_status = {status: int(n) for status, n in statuses or ()}
     return report
 
 
@@ -670,9 +672,11 @@ def _unbind_stale(con) -> None:
     store.run(con, "DELETE FROM meta WHERE key = 'resolver_version'")
 
 
-def _insert_chunks(con, chunks: list[_Chunk]) -> None:
+def _insert_chunks(con, chunks: list[_Chunk]) -> dict[str, str]:
     """Give the chunks' local rows global ids and bulk-insert them: file ids in processing
-    order, symbol ids as per-file base + local index (one vectorised add per column)."""
+    order, symbol ids as per-file base + local index (one vectorised add per column).
+    Returns the `meta` values saying which ids are handed out now (`store.used_ids_meta`),
+    for the caller to write before the run commits."""
     import numpy as np
     import pyarrow as pa
     fid, sid, eid = store.next_ids(con, (("files", "file_id"), ("symbols", "symbol_id"),
@@ -734,7 +738,7 @@ def _insert_chunks(con, chunks: list[_Chunk]) -> None:
                                  "is_declaration", "body_start_line")}})
     tbl, (fids, base, path, lang) = derive("edges")
     n_edges = tbl.num_rows if tbl is not None else 0
-    store.used_ids(con, files=fid - 1, symbols=sid - 1, edges=eid + n_edges - 1)
+    used = store.used_ids_meta(files=fid - 1, symbols=sid - 1, edges=eid + n_edges - 1)
     if tbl is not None:
         c = tbl.column
         n = tbl.num_rows
@@ -759,6 +763,7 @@ def _insert_chunks(con, chunks: list[_Chunk]) -> None:
             "kind": c("kind"), "name": c("name"), "value": c("value"),
             "value_type": c("value_type"), "value_id": glob(base, c("value_local")),
             "line": c("line")})
+    return used
 
 
 def _take(values: list, idx):

@@ -82,6 +82,11 @@ def get_meta(con, key: str, default=None):
     return row[0] if row else default
 
 
+def get_metas(con, *keys: str) -> dict:
+    """The values stored under `keys` (those it has), in one query."""
+    return dict(run(con, "SELECT key, value FROM meta WHERE list_contains($k, key)", {"k": list(keys)}))
+
+
 def next_id(con, table: str, col: str) -> int:
     return one(con, f"SELECT coalesce(max({col}), 0) + 1 FROM {table}")[0]
 
@@ -100,7 +105,13 @@ def next_ids(con, tables) -> tuple[int, ...]:
 
 def used_ids(con, **last: int) -> None:
     """Ids up to `last[table]` have been handed out (`next_ids` never gives them again)."""
-    set_meta(con, **{f"{table}_ids_used": str(n) for table, n in last.items()})
+    set_meta(con, **used_ids_meta(**last))
+
+
+def used_ids_meta(**last: int) -> dict[str, str]:
+    """The `meta` values `used_ids` writes, for a caller that writes them with others (one
+    statement)."""
+    return {f"{table}_ids_used": str(n) for table, n in last.items()}
 
 
 def insert_columns(con, table: str, columns: dict[str, list]) -> int:

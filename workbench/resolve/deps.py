@@ -340,7 +340,7 @@ def _fresh(con, path: str, handles: set[str], old: Counter, m: Model | None = No
     handles_from = "" if few else ", (SELECT unnest($n::VARCHAR[]) AS n) h"
     symbols = [("symbols", "", ("name", "qualname", "signature", "array_to_string(decorators, ' ')"))]
     if m is not None:                   # names are identifiers: no match spans two lines
-        if any(h in text for p, text in m.symbol_texts().items() if p != path for h in names):
+        if _symbol_texts_hold(m, names, path):
             return False
         symbols = []
         # no text of the other tables' rows holds one: fresh, without scanning them (a text
@@ -357,6 +357,20 @@ def _fresh(con, path: str, handles: set[str], old: Counter, m: Model | None = No
                               WHERE t.path <> $p {where} AND ({hit(*cols)}) LIMIT 1""", prm):
             return False
     return True
+
+
+def _symbol_texts_hold(m: Model, names: list[str], path: str) -> bool:
+    """Whether the symbols' texts of a file other than `path` hold one of `names`
+    (`Model.symbol_texts`): looked for in the texts' blob and the files changed since
+    (`Model.symbol_texts_blob`) first; file by file only when found there (maybe in `path`'s
+    own texts, or ones replaced since)."""
+    texts = m.symbol_texts()
+    blob, since = m.symbol_texts_blob()
+    encoded = [h.encode("utf-8", "surrogatepass") for h in names]
+    if not any(h in blob for h in encoded) and not any(
+            h in texts[p] for p in since if p != path and p in texts for h in names):
+        return False
+    return any(h in text for p, text in texts.items() if p != path for h in names)
 
 
 # up to this many names are matched as parameters of their own (more: a joined list)
@@ -381,29 +395,31 @@ class RowTexts:
     looked for in the tables, as without these texts. A run that changes files without
     their facts at hand (`affected` without `Before`) lets them go (`Model.row_texts`)."""
 
-    def __init__(self, text: str):
-        self.chunks = [text]
-        self.recent: dict[str, str] = {}    # the edited files' texts of the current run
+    def __init__(self, text: bytes):
+        self.chunks = [text]                # UTF-8: a quarter of a `str` holding a character
+        self.recent: dict[str, bytes] = {}  # beyond U+FFFF, and searched faster; the edited
+                                            # files' texts of the current run
 
     @classmethod
     def load(cls, con) -> "RowTexts":
-        return cls(store.one(con, _ROW_TEXTS_SQL)[0] or "")
+        return cls(store.one(con, f"SELECT encode(coalesce(({_ROW_TEXTS_SQL}), ''))")[0])
 
     def edited(self, after: dict[str, Counter]) -> None:
         """The edited files' rows now (`facts`): their texts are the current run's, which
         a file's own check leaves out; the previous run's join the rest."""
         if self.recent:
-            self.chunks.append("\n".join(self.recent.values()))
+            self.chunks.append(b"\n".join(self.recent.values()))
             if len(self.chunks) > 8:
-                self.chunks = ["\n".join(self.chunks)]
+                self.chunks = [b"\n".join(self.chunks)]
         self.recent = {path: "\n".join(filter(None, (t for r in rows for t in _row_texts(r))))
-                       for path, rows in after.items()}
+                       .encode("utf-8", "surrogatepass") for path, rows in after.items()}
 
     def holds(self, names, path: str) -> bool:
         """Whether a text held, other than the current run's texts of `path`, contains
         one of `names`."""
-        return any(h in text for text in self.chunks for h in names) or any(
-            h in text for p, text in self.recent.items() if p != path for h in names)
+        encoded = [h.encode("utf-8", "surrogatepass") for h in names]
+        return any(h in text for text in self.chunks for h in encoded) or any(
+            h in text for p, text in self.recent.items() if p != path for h in encoded)
 
 
 def _row_texts(row: tuple) -> tuple:
@@ -570,10 +586,28 @@ def write(con, m: Model, reads: dict[str, tuple[int, set]], full: bool,
     if full:
         m.deps_rows = tbl if paths else None
     elif m.deps_rows is not None and paths:
-        written = set(paths)
-        keep = [i for i, p in enumerate(m.deps_rows.column("path").to_pylist()) if p not in written]
-        m.deps_rows = pa.concat_tables([m.deps_rows.take(store.arrow_array(keep, pa.int64())),
-                                        tbl]).combine_chunks()
+        m.deps_rows = _replaced(m.deps_rows, set(paths), tbl)
+
+
+#: the model's copy of `resolve_deps` is made one chunk again past this many chunks
+_DEPS_CHUNKS_MAX = 32
+
+
+def _replaced(rows: pa.Table, written: set[str], tbl: pa.Table) -> pa.Table:
+    """`rows` (a copy of `resolve_deps`) without the rows of the paths `written`, then the
+    rows `tbl`: slices of it around the rows replaced, no copy of the lists (a `take` of
+    every other row and one chunk again took ~10-40 ms on the standard library); one chunk
+    again once it holds `_DEPS_CHUNKS_MAX` chunks."""
+    parts, at = [], 0
+    for i, p in enumerate(rows.column("path").to_pylist()):
+        if p in written:
+            if i > at:
+                parts.append(rows.slice(at, i - at))
+            at = i + 1
+    if at < rows.num_rows:
+        parts.append(rows.slice(at))
+    out = pa.concat_tables([*parts, tbl])
+    return out.combine_chunks() if out.column(0).num_chunks > _DEPS_CHUNKS_MAX else out
 
 
 def provides_column(con, m: Model, paths) -> tuple[list[str], pa.ChunkedArray]:

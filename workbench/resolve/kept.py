@@ -47,8 +47,9 @@ def put(token: str, model) -> None:
 
 
 def settle() -> None:
-    """Let the model kept last make what its next runs search (`Model.symbol_texts`, ~0.03 s
-    on the standard library, and the names resolution looks up by itself,
+    """Let the model kept last make what its next runs search (`Model.symbol_texts` and
+    their blob, `Model.symbol_texts_blob`: ~0.04 s on the standard library, and the names
+    resolution looks up by itself,
     `deps.implicit_names`, read once per process from the resolver's code: ~7 ms) now
     rather than in the first of them. The indexer calls it after a full run, once the
     run's connection is closed: the memory of the run's last steps is free again then, so
@@ -56,7 +57,7 @@ def settle() -> None:
     with _lock:
         model = next(reversed(_models.values()), None)
     if model is not None:
-        model.symbol_texts()
+        model.symbol_texts_blob()
         from .deps import implicit_names
         implicit_names()
 

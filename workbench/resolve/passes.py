@@ -81,6 +81,7 @@ class ResolveStats:
     seconds: float = 0.0
     by_resolution: dict = field(default_factory=dict)
     callbacks: int = 0              # callback rows of the evaluated files (`fileeval._callbacks`)
+    wrote_meta: bool = False        # the run wrote its `meta` values (and the caller's, `meta`)
 
     def __str__(self) -> str:
         kinds = ", ".join(f"{k} {v}" for k, v in sorted(self.by_resolution.items(), key=lambda kv: -kv[1]))
@@ -92,7 +93,7 @@ class ResolveStats:
 def resolve_edges(con, changed_paths=None, *, full: bool | None = None,
                   progress: bool = False, before: deps.Before | None = None,
                   processes: int | None = None, private: bool = False,
-                  stored_at: str | None = None) -> ResolveStats:
+                  stored_at: str | None = None, meta: dict | None = None) -> ResolveStats:
     """Resolve calls/imports/inherits/implements edges and imports.resolved_path.
 
     `changed_paths=None` (or a database never resolved by this version) resolves
@@ -111,11 +112,14 @@ def resolve_edges(con, changed_paths=None, *, full: bool | None = None,
     (`stored.path_for`; None: no stored model is read or written): an incremental run
     with no model kept in the process refreshes the stored one when the database's token
     leads back to it, and logs itself; a run that built its model stores it.
+    `meta`: values the caller writes into `meta` in the same transaction, written with the
+    run's own in one statement when the run writes those (`ResolveStats.wrote_meta`; a run
+    with nothing to do writes none).
     """
     with gc_paused():                 # millions of small tuples, no cycles: skip the collector
         return _resolve_edges(con, changed_paths, full, progress, before,
                               processes if processes is not None else min(2, os.cpu_count() or 1), private,
-                              stored_at)
+                              stored_at, meta)
 
 
 PROGRESS_MIN_EDGES = 20_000
@@ -129,10 +133,12 @@ PRIVATE_COMMIT_MIN_ROWS = 50_000
 
 def _resolve_edges(con, changed_paths, full, progress: bool = False,
                    before: deps.Before | None = None, processes: int | None = None,
-                   private: bool = False, stored_at: str | None = None) -> ResolveStats:
+                   private: bool = False, stored_at: str | None = None,
+                   meta: dict | None = None) -> ResolveStats:
     t0 = time.perf_counter()
     stats = ResolveStats()
-    version = store.get_meta(con, "resolver_version")
+    metas = store.get_metas(con, "resolver_version", "resolve_token")
+    version = metas.get("resolver_version")
     if full is None:
         full = (changed_paths is None or version != RESOLVER_VERSION
                 or deps.needs_full(con, list(changed_paths)))
@@ -143,7 +149,7 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
     stats.full = full
     # the model an earlier run in this process left for this state of the database: refreshed
     # for the changed files in an incremental run, let go before a full one builds its own
-    found = store.get_meta(con, "resolve_token")
+    found = metas.get("resolve_token")
     model = kept.take(found)
     # a process keeping none (a new one): the model a run of another process stored, when the
     # database's token leads back to it, refreshed for what changed since as well
@@ -186,8 +192,10 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
     stats.edges = rows.n
     stats.by_resolution = rows.by_resolution
     stats.callbacks = sum(t.num_rows for t in rows.callbacks)
+    # the caller's meta values and the run's, written in one statement at the end
+    meta = dict(meta or {})
     stats.updated = _write_back(con, rows, imp_rows, rebuild=full,
-                                paths=None if scope_paths is None else sorted(scope_paths))
+                                paths=None if scope_paths is None else sorted(scope_paths), meta=meta)
     if full and private and stats.updated >= PRIVATE_COMMIT_MIN_ROWS:
         # the old edges table's blocks become free at a checkpoint: taken now, before the
         # candidates, dependencies and meta rows are written, those go into them instead of
@@ -212,7 +220,8 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
         model.row_texts = deps.RowTexts.load(con)
     del meanwhile
     token = kept.new_token()
-    store.set_meta(con, resolver_version=RESOLVER_VERSION, resolve_token=token)
+    store.set_meta(con, **meta, resolver_version=RESOLVER_VERSION, resolve_token=token)
+    stats.wrote_meta = True
     kept.put(token, model)
     if stored_at is not None:
         if stats.model_kept or stats.model_stored and len(since | set(changed_paths)) <= stored.REBASE_FILES:

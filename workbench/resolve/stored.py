@@ -48,8 +48,8 @@ REBASE_FILES = 64
 
 # the model's attributes not stored: the connection, evaluation's caches, the Arrow copies
 # and texts a kept model may hold, and what is cheaper to make again than to load
-_LEFT_OUT = ("con", "row_texts", "deps_rows", "_texts", "fallback_cache", "_rank_owner", "bit_of",
-             "_by_qual")
+_LEFT_OUT = ("con", "row_texts", "deps_rows", "_texts", "_texts_blob", "_texts_since", "fallback_cache",
+             "_rank_owner", "bit_of", "_by_qual")
 
 
 def path_for(db) -> str | None:

@@ -23,7 +23,7 @@ from .rows import _Rows
 
 
 def _write_back(con, rows: _Rows, imp_rows: tuple[array, list], rebuild: bool = False,
-                paths: list[str] | None = None) -> int:
+                paths: list[str] | None = None, meta: dict | None = None) -> int:
     """Write the changed edge rows (`_Rows.tables`; a target's qualname from `symbols`),
     the callback rows of the evaluated files `paths` (None: every file; `_Rows.callbacks`)
     and the imports rows whose resolved path changed (row ids, paths); returns how many
@@ -48,7 +48,7 @@ def _write_back(con, rows: _Rows, imp_rows: tuple[array, list], rebuild: bool = 
             WHERE edges.edge_id = t.edge_id""")
         n += tbl.num_rows
         del tbl
-    added = _insert_callbacks(con, new)
+    added = _insert_callbacks(con, new, meta)
     rows.edge_ids.extend(added)         # their candidate rows come
     n += len(added)
     rids, rpaths = imp_rows
@@ -97,9 +97,11 @@ def _callback_changes(con, rows: _Rows, paths: list[str] | None) -> tuple[list[i
     return gone, [r for r in found if r not in kept]
 
 
-def _insert_callbacks(con, new: list[tuple]) -> list[int]:
+def _insert_callbacks(con, new: list[tuple], meta: dict | None = None) -> list[int]:
     """Insert callback rows (`_callback_changes`): kind `calls`, resolution `callback`, the
-    target's qualname from `symbols`, ids above every id handed out. Returns their ids."""
+    target's qualname from `symbols`, ids above every id handed out. Returns their ids.
+    `meta`: `meta` values the run writes before it commits, where the ids handed out go
+    (else written now)."""
     if not new:
         return []
     (first,) = store.next_ids(con, (("edges", "edge_id"),))
@@ -115,7 +117,10 @@ def _insert_callbacks(con, new: list[tuple]) -> list[int]:
                'callback', w.candidates
         FROM _wb_rows w LEFT JOIN symbols s ON s.symbol_id = w.dst_id
         ORDER BY w.edge_id""")
-    store.used_ids(con, edges=ids[-1])
+    if meta is not None:
+        meta.update(store.used_ids_meta(edges=ids[-1]))
+    else:
+        store.used_ids(con, edges=ids[-1])
     return ids
 
 
