@@ -81,7 +81,7 @@ def _as_patterns(spec) -> compiled_queries._Compiled:
     text = text.replace(call, "(call function: (_) @reference.call)")
     one._text = text
     one.query = Query(grammar(spec.grammar), text)
-    one.shapes, one.roles = {}, {}
+    one.shapes, one.shape_at, one.roles = {}, {}, {}
     one.top, one.top_index = one._split_top(grammar(spec.grammar))
     return one
 
@@ -151,6 +151,7 @@ def test_a_shape_is_a_node_type_and_a_child_pattern():
     '(argument_list (identifier) @bind.value)',                      # no @shape.kind
     '(argument_list) @shape.arg',                                    # no child pattern
     '(argument_list "," @bind.key) @shape.arg',                      # an anonymous node
+    '(argument_list [(identifier) @bind.value (call)]) @shape.arg',  # a row without a value
 ])
 def test_what_shapes_do_not_read_is_an_error(text):
     with pytest.raises(ValueError):

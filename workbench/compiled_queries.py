@@ -41,6 +41,7 @@ class _Compiled:
             if (st := self.query.pattern_settings(i))}
         # container node type -> its child shapes (`@shape.<kind>` patterns, read by extract)
         self.shapes = self._take_shapes() if self.query is not None else {}
+        self.shape_at: dict = {}        # node kind id -> its Shapes or None (filled by extract)
         self.top, self.top_index = self._split_top(lang) if self.query is not None else (None, [])
 
     def _take_shapes(self) -> dict:

@@ -134,7 +134,7 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
 
     matches = c.matches(root)
     roles = c.roles
-    shapes = c.shapes
+    shapes, shape_at = c.shapes, c.shape_at
     shaped: set = set()                 # anchor starts of rows from child shapes
     for _pattern, caps in matches:
         role = roles.get(_pattern)
@@ -142,7 +142,15 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
             role = roles[_pattern] = _role_of(caps)
         code = role[0]
         if role[4]:                     # `@bind.args`: rows from its children's shapes
-            _shape_rows(caps, role, shapes, binds, shaped)
+            args = caps.get("bind.args")
+            if args:
+                container = args[0]
+                kid = container.kind_id
+                got = shape_at.get(kid, False)
+                if got is False:        # a node kind's shapes, looked up by its name once
+                    got = shape_at[kid] = shapes.get(container.type)
+                if got is not None and (found := got.rows(container)):
+                    _shape_rows(caps, role, got.kind, found, binds, shaped)
         if code == _BIND:               # call-graph bindings, see _emit_bindings
             value = caps.get("bind.value")
             if value:
@@ -714,30 +722,17 @@ def _role_of(caps: dict) -> tuple:
             bind_kind is not None and "bind.args" in caps)
 
 
-def _shape_rows(caps: dict, role: tuple, shapes: dict, binds: list, shaped: set) -> None:
+def _shape_rows(caps: dict, role: tuple, kind: str, found: list, binds: list, shaped: set) -> None:
     """Binding rows of the children of a `@bind.args` node that have one of its type's
-    shapes (workbench/shapes.py), anchored as the pattern's own rows are; each carries the
-    last node its shape matched, where a query pattern's match would have completed
-    (`_merge_shaped` orders by it)."""
-    args = caps.get("bind.args")
-    if not args:
-        return
-    container = args[0]
-    got = shapes.get(container.type)
-    if got is None:
-        return
-    rows = got.rows(container)
-    if not rows:
-        return
+    shapes (`found`, from workbench/shapes.py), anchored as the pattern's own rows are; each
+    carries the last node its shape matched, where a query pattern's match would have
+    completed (`_merge_shaped` orders by it)."""
     anchor = caps[role[2]][0]
     target = caps.get("bind.target")
-    target = target[0] if target else None
-    pos = anchor.start_byte
-    kind = got.kind
-    for value, key, last in rows:
-        if value is not None:
-            binds.append((pos, kind, anchor, target, value, key, last))
-    shaped.add(pos)
+    head = (anchor.start_byte, kind, anchor, target[0] if target else None)
+    for row in found:
+        binds.append(head + row)
+    shaped.add(head[0])
 
 
 def _merge_shaped(binds: list, shaped: set) -> None:

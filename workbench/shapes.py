@@ -117,6 +117,13 @@ def _match(node, pat: _Node, caps: dict):
     return last
 
 
+def _captures(pat: _Node, name: str) -> bool:
+    """Whether every match of `pat` captures `name` (in it or in a child every alternative
+    of which captures it)."""
+    return name in pat.captures or any(all(_captures(a, name) for a in alts)
+                                       for _, _, alts in pat.children)
+
+
 class Shapes:
     """The shapes of the children of one node type (the `@bind.args` node), by child type."""
 
@@ -130,6 +137,8 @@ class Shapes:
         for a in alts:
             if a.literal is not None:
                 raise ValueError("shape pattern: a shape is a named node")
+            if not _captures(a, "bind.value"):
+                raise ValueError("shape pattern: a shape captures its row's @bind.value")
             if a.types is None:
                 self.any.append(a)
             else:
@@ -137,8 +146,8 @@ class Shapes:
                     self.by_type.setdefault(t, []).append(a)
 
     def rows(self, container) -> list:
-        """(value, key, last node matched) of each named child of `container` that has one
-        of the shapes, in child order (a child with several shapes: a row per shape)."""
+        """(value, key or None, last node matched) of each named child of `container` that
+        has one of the shapes, in child order (a child with several shapes: a row per shape)."""
         out = []
         by_kid = self._by_kid
         for ch in container.named_children:
@@ -147,21 +156,19 @@ class Shapes:
             if pats is None:            # a node kind's shapes, looked up by its name once
                 pats = by_kid[kid] = tuple((p, _simple(p)) for p in self.by_type.get(ch.type, []) + self.any)
             for pat, simple in pats:
-                if simple is not None:  # the common case: a type test only
-                    out.append((ch if simple[0] else None, ch if simple[1] else None, ch))
+                if simple:              # the common case: a type test only, the child the value
+                    out.append((ch, None, ch))
                     continue
                 caps = {}
                 last = _match(ch, pat, caps)
                 if last is not None:
-                    out.append((caps.get("bind.value"), caps.get("bind.key"), last))
+                    out.append((caps["bind.value"], caps.get("bind.key"), last))
         return out
 
 
-def _simple(pat: _Node):
-    """(captured as value, captured as key) for a pattern that tests a node's type only."""
-    if pat.children:
-        return None
-    return "bind.value" in pat.captures, "bind.key" in pat.captures
+def _simple(pat: _Node) -> bool:
+    """Whether a pattern tests a node's type only and captures it as the value, no key."""
+    return not pat.children and pat.captures == ["bind.value"]
 
 
 def compile_shapes(patterns: list[str]) -> dict[str, Shapes]:
