@@ -80,13 +80,8 @@ def _parse(toks: list[str], i: int):
 
 
 def _match(node, pat: _Node, caps: dict):
-    """Whether `node` has the shape `pat`: the last node it matched (in document order), its
-    captures added to `caps`; None if it does not."""
-    if pat.literal is not None:
-        if node.is_named or node.type != pat.literal:
-            return None
-    elif not node.is_named or (pat.types is not None and node.type not in pat.types):
-        return None
+    """Whether `node` (whose type `pat` allows) has the shape `pat`: the last node it
+    matched (in document order), its captures added to `caps`; None if it does not."""
     last = node
     after = -1                          # children match in order, each after the one before
     for field, anchored, alts in pat.children:
@@ -100,20 +95,30 @@ def _match(node, pat: _Node, caps: dict):
         for ch in cands:
             if ch is None or ch.start_byte < after:
                 continue
+            named, typ = ch.is_named, ch.type
             for alt in alts:
-                sub: dict = {}
-                got = _match(ch, alt, sub)
-                if got is not None:
+                if alt.literal is not None:
+                    if named or typ != alt.literal:
+                        continue
+                elif not named or (alt.types is not None and typ not in alt.types):
+                    continue
+                if alt.children:
+                    sub: dict = {}
+                    got = _match(ch, alt, sub)
+                    if got is None:
+                        continue
                     caps.update(sub)
-                    after = ch.end_byte
-                    break
+                else:
+                    got = ch
+                for name in alt.captures:
+                    caps[name] = ch
+                after = ch.end_byte
+                break
             if got is not None:
                 break
         if got is None:
             return None
         last = got
-    for name in pat.captures:
-        caps[name] = node
     return last
 
 
@@ -162,6 +167,8 @@ class Shapes:
                 caps = {}
                 last = _match(ch, pat, caps)
                 if last is not None:
+                    for name in pat.captures:
+                        caps[name] = ch
                     out.append((caps["bind.value"], caps.get("bind.key"), last))
         return out
 
