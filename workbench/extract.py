@@ -150,7 +150,14 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
                 if got is False:        # a node kind's shapes, looked up by its name once
                     got = shape_at[kid] = shapes.get(container.type)
                 if got is not None and (found := got.rows(container)):
-                    _shape_rows(caps, role, got.kind, found, binds, shaped)
+                    # anchored as the pattern's own rows are; each row carries the last node
+                    # its shape matched (`_merge_shaped` orders by it)
+                    anchor = caps[role[2]][0]
+                    target = caps.get("bind.target")
+                    head = (anchor.start_byte, got.kind, anchor, target[0] if target else None)
+                    for row in found:
+                        binds.append(head + row)
+                    shaped.add(head[0])
         if code == _BIND:               # call-graph bindings, see _emit_bindings
             value = caps.get("bind.value")
             if value:
@@ -720,19 +727,6 @@ def _role_of(caps: dict) -> tuple:
         code = _OTHER
     return (code, def_kind, bind_kind, bind_kind[5:] if bind_kind is not None else None,
             bind_kind is not None and "bind.args" in caps)
-
-
-def _shape_rows(caps: dict, role: tuple, kind: str, found: list, binds: list, shaped: set) -> None:
-    """Binding rows of the children of a `@bind.args` node that have one of its type's
-    shapes (`found`, from workbench/shapes.py), anchored as the pattern's own rows are; each
-    carries the last node its shape matched, where a query pattern's match would have
-    completed (`_merge_shaped` orders by it)."""
-    anchor = caps[role[2]][0]
-    target = caps.get("bind.target")
-    head = (anchor.start_byte, kind, anchor, target[0] if target else None)
-    for row in found:
-        binds.append(head + row)
-    shaped.add(head[0])
 
 
 def _merge_shaped(binds: list, shaped: set) -> None:
