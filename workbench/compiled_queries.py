@@ -1,7 +1,8 @@
 """Compiled tree-sitter queries per language, built once per process (`compiled`): the
 parser, the language's query (its query file, or the generic rule for languages without
 one, `_generic_patterns`), the patterns on the root node split into a depth-limited query
-of their own (`_Compiled._split_top`), and the per-pattern settings `extract` reads.
+of their own (`_Compiled._split_top`), the child shapes taken out of the query
+(`workbench/shapes.py`), and the per-pattern settings `extract` reads.
 """
 from __future__ import annotations
 
@@ -10,6 +11,10 @@ import re
 from tree_sitter import Parser, Query, QueryCursor
 
 from .languages import LanguageSpec, grammar, query_text
+from .shapes import compile_shapes
+
+
+_COMMENT = re.compile(rb"(?m);.*$")
 
 
 class _Compiled:
@@ -34,7 +39,23 @@ class _Compiled:
         self.settings: dict[int, dict] = {} if self.query is None else {
             i: st for i in range(self.query.pattern_count)
             if (st := self.query.pattern_settings(i))}
+        # container node type -> its child shapes (`@shape.<kind>` patterns, read by extract)
+        self.shapes = self._take_shapes() if self.query is not None else {}
+        self.shape_at: dict = {}        # node kind id -> its Shapes or None (filled by extract)
         self.top, self.top_index = self._split_top(lang) if self.query is not None else (None, [])
+
+    def _take_shapes(self) -> dict:
+        """Compile the `@shape.<kind>` patterns as child shapes (`workbench.shapes`) and
+        disable them in the query: the query engine checked them for the grammar, extract
+        tests them on the children of `@bind.args` nodes."""
+        raw = self._text.encode("utf-8")
+        texts = []
+        for i in range(self.query.pattern_count):
+            pattern = raw[self.query.start_byte_for_pattern(i):self.query.end_byte_for_pattern(i)]
+            if b"@shape." in _COMMENT.sub(b"", pattern):
+                texts.append(pattern.decode("utf-8"))
+                self.query.disable_pattern(i)
+        return compile_shapes(texts)
 
     def matches(self, root) -> list:
         """(pattern index, captures) of the language's query over the tree at `root`: the
@@ -63,7 +84,7 @@ class _Compiled:
         moved, texts = [], []
         for i in range(self.query.pattern_count):
             pattern = raw[self.query.start_byte_for_pattern(i):self.query.end_byte_for_pattern(i)]
-            if head.match(pattern):
+            if head.match(pattern) and b"@shape." not in _COMMENT.sub(b"", pattern):
                 moved.append(i)
                 texts.append(pattern.decode("utf-8"))
         if not moved:

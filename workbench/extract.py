@@ -8,8 +8,8 @@ and is tested without DuckDB.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
-from operator import attrgetter, itemgetter
+from bisect import bisect_left, bisect_right
+from operator import itemgetter
 from dataclasses import dataclass, field
 
 from tree_sitter import QueryCursor
@@ -134,11 +134,30 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
 
     matches = c.matches(root)
     roles = c.roles
+    shapes, shape_at = c.shapes, c.shape_at
+    shaped: set = set()                 # anchor starts of rows from child shapes
     for _pattern, caps in matches:
         role = roles.get(_pattern)
         if role is None:                # a pattern's role is fixed: work it out once
             role = roles[_pattern] = _role_of(caps)
         code = role[0]
+        if role[4]:                     # `@bind.args`: rows from its children's shapes
+            args = caps.get("bind.args")
+            if args:
+                container = args[0]
+                kid = container.kind_id
+                got = shape_at.get(kid, False)
+                if got is False:        # a node kind's shapes, looked up by its name once
+                    got = shape_at[kid] = shapes.get(container.type)
+                if got is not None and (found := got.rows(container)):
+                    # anchored as the pattern's own rows are; each row carries the last node
+                    # its shape matched (`_merge_shaped` orders by it)
+                    anchor = caps[role[2]][0]
+                    target = caps.get("bind.target")
+                    head = (anchor.start_byte, got.kind, anchor, target[0] if target else None)
+                    for row in found:
+                        binds.append(head + row)
+                    shaped.add(head[0])
         if code == _BIND:               # call-graph bindings, see _emit_bindings
             value = caps.get("bind.value")
             if value:
@@ -146,7 +165,7 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
                 target = caps.get("bind.target")
                 key = caps.get("bind.key")
                 binds.append((anchor.start_byte, role[3], anchor, target[0] if target else None,
-                              value[0], key[0] if key else None))
+                              value[0], key[0] if key else None, None))
         elif code == _CALL:
             ns = caps["reference.call"]     # several nodes (Java `obj` + `m`): one callee
             calls.append(ns[0] if len(ns) == 1 else _Span(ns))
@@ -344,7 +363,7 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
         resolved: dict = {}             # (scope, callee) -> (symbol, how): the same answer
         bounds, inner, inner_idx = scopes.bounds, scopes.inner, scopes.inner_idx
         names = resolver.names
-        calls.sort(key=_start_byte)
+        calls.sort(key=_doc_order)      # an enclosing callee (`super().f`) before `super`
         append = edges.append
         for n in calls:
             a = n.start_byte
@@ -382,7 +401,7 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
         edges.append((src.idx if src is not None else 0, "imports", target[:MAX_DST_NAME], None,
                       line, "unresolved"))
     if binds:
-        _emit_bindings(data, source, callees, binds, items, scopes, rows)
+        _emit_bindings(data, source, callees, binds, shaped, items, scopes, rows)
     return rows
 
 
@@ -675,14 +694,15 @@ class _LocalResolver:
 
 # ---------------------------------------------------------------- call-graph captures
 
-_BIND_PARTS = ("bind.target", "bind.value", "bind.key")
+_BIND_PARTS = ("bind.target", "bind.value", "bind.key", "bind.args")
 _DEF, _CALL, _REL, _DOC, _BIND, _IMPORT, _COMMENT, _MODDOC, _PACKAGE, _OTHER = range(10)
 
 
 def _role_of(caps: dict) -> tuple:
     """What a query pattern's matches are, from their capture names (decided once per
     pattern): (role, definition capture, binding capture, binding kind: the capture without
-    its `bind.` prefix). The order is the precedence."""
+    its `bind.` prefix, whether it captures `@bind.args`). The order is the precedence (a
+    call pattern may capture `@bind.args` too)."""
     def_kind = next((k for k in caps if k.startswith(("definition.", "declaration."))), None)
     bind_kind = next((k for k in caps if k.startswith("bind.") and k not in _BIND_PARTS), None)
     if def_kind is not None:
@@ -705,7 +725,38 @@ def _role_of(caps: dict) -> tuple:
         code = _PACKAGE
     else:
         code = _OTHER
-    return code, def_kind, bind_kind, bind_kind[5:] if bind_kind is not None else None
+    return (code, def_kind, bind_kind, bind_kind[5:] if bind_kind is not None else None,
+            bind_kind is not None and "bind.args" in caps)
+
+
+def _merge_shaped(binds: list, shaped: set) -> None:
+    """Put the shape rows (sorted by anchor start with the rest) where query patterns' rows
+    would be: rows of one anchor start come in the order in which their matches completed,
+    each at the last node it matched (the node that starts last; the outer one of two that
+    start together), a query pattern's row first at the same node. Only positions holding
+    both kinds of rows need it; each kind keeps its own order."""
+    for pos in shaped.intersection([b[0] for b in binds if b[6] is None]):
+        i = bisect_left(binds, pos, key=_first)
+        j = bisect_right(binds, pos, key=_first)
+        run = binds[i:j]
+        from_query = [b for b in run if b[6] is None]
+        if not from_query or len(from_query) == len(run):
+            continue
+        merged, k = [], 0
+        from_shapes = [b for b in run if b[6] is not None]
+        for b in from_query:
+            at = max(_doc_order(n) for n in (b[3], b[4], b[5]) if n is not None)
+            while k < len(from_shapes) and _doc_order(from_shapes[k][6]) < at:
+                merged.append(from_shapes[k])
+                k += 1
+            merged.append(b)
+        merged.extend(from_shapes[k:])
+        binds[i:j] = merged
+
+
+def _doc_order(node) -> tuple:
+    """Document (pre-)order of a node: by start, an enclosing node before what it holds."""
+    return node.start_byte, -node.end_byte
 # value node types that define a function whose body may identify it (`x = lambda: ...`)
 _FUNCTION_VALUE_WORDS = ("function", "lambda", "closure", "func_literal", "method")
 
@@ -758,12 +809,13 @@ def _label_qualified(data: bytes, items: list[_Def], rules: dict, labels: dict) 
         d.label = "::".join(parts + [last])
 
 
-def _emit_bindings(data: bytes, source, callees: _Callees, binds: list, items: list[_Def],
-                   scopes: _ScopeFinder, rows: FileRows) -> None:
+def _emit_bindings(data: bytes, source, callees: _Callees, binds: list, shaped: set,
+                   items: list[_Def], scopes: _ScopeFinder, rows: FileRows) -> None:
     """Rows of the `bindings` table from `@bind.<kind>` matches: the enclosing symbol,
     the kind, the name bound (`callee#index` / `callee#keyword` for call arguments), the
     value expression as written, its node type, and the symbol it defines (lambdas).
-    `binds` holds (anchor start, kind, anchor, target, value, key) per match with a value;
+    `binds` holds (anchor start, kind, anchor, target, value, key, None) per match with a
+    value and (..., last node matched) per child shape row (anchor starts in `shaped`);
     `source` and `callees` read expressions as `_Callees` says."""
     def_at = {(d.node.start_byte, d.node.end_byte): d.idx for d in items}
     for d in items:                     # `x = function () {...}`: the value is the def's body owner
@@ -771,6 +823,8 @@ def _emit_bindings(data: bytes, source, callees: _Callees, binds: list, items: l
             def_at.setdefault(("body", d.body.start_byte, d.body.end_byte), d.idx)
     def_starts = {k[0] for k in def_at}     # most values start no definition: one int lookup
     binds.sort(key=_first)
+    if shaped:
+        _merge_shaped(binds, shaped)
     bounds, inner_idx = scopes.bounds, scopes.inner_idx
     cap = 2 * MAX_DST_NAME              # read no more of an expression than can be kept
 
@@ -779,7 +833,7 @@ def _emit_bindings(data: bytes, source, callees: _Callees, binds: list, items: l
     last_target, last_name = None, None
     last_pos, sidx, line = -1, 0, 0
     last_arg, last_slot = None, 0       # the previous positional argument of `last_target`
-    for pos, kind, anchor, target, value, key in binds:
+    for pos, kind, anchor, target, value, key, _ in binds:
         if pos != last_pos:             # binds of one anchor (a call's arguments) in a row:
             sidx = inner_idx[bisect_right(bounds, pos)]     # scope and line depend on its start
             line = anchor.start_point[0] + 1
@@ -827,7 +881,6 @@ def _emit_bindings(data: bytes, source, callees: _Callees, binds: list, items: l
 
 
 _first = itemgetter(0)
-_start_byte = attrgetter("start_byte")
 
 
 def line_count_of(data: bytes) -> int:

@@ -21,6 +21,9 @@ Capture names understood by the extractor (see docs/queries.md):
   ``(#set! import.name "default")``.
 * ``@package``: the file's package/namespace (Java).
 * ``@comment``: comments, used for leading-comment docs.
+* ``@bind.<kind>`` / ``@bind.target`` / ``@bind.value`` / ``@bind.key``: call-graph bindings;
+  ``@bind.args`` a node whose named children are rows when they have one of the shapes
+  that ``@shape.<kind>`` patterns give for its type (``workbench/shapes.py``).
 * settings of a definition pattern: ``(#set! name.suffix "=")`` (appended to the name, a
   symbol of its own), ``(#set! parent "class")`` (belongs to the nearest enclosing class),
   ``(#set! extent "file")`` (spans to the end of the file).

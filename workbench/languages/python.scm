@@ -46,8 +46,9 @@
   name: (identifier) @name
   superclasses: (argument_list [(identifier) (attribute)] @reference.inherits))
 
-; Calls (the callee as written) and decorators used without a call.
-(call function: (_) @reference.call)
+; Calls (the callee as written) and decorators used without a call. A call's arguments are
+; `arg` bindings (`@bind.args`: which of them are rows is said by the shapes further down).
+(call function: (_) @reference.call @bind.target arguments: (_) @bind.args) @bind.arg
 (decorator (identifier) @reference.call)
 (decorator (attribute) @reference.call)
 
@@ -153,43 +154,29 @@
                                   alias: (as_pattern_target (identifier) @bind.target))) @bind.declare
 (except_clause value: (as_pattern (tuple [(identifier) (attribute)] @bind.value)
                                   alias: (as_pattern_target (identifier) @bind.target))) @bind.declare
-; call arguments that are names, attributes, lambdas, calls or subscripts (a pattern per type);
-; list and tuple literals too when their first item is a name, an attribute, a lambda or a call
-; (`Suite([check_a, check_b])`, as `unittest.TestSuite(tests)` is made; not `["a", "b"]`)
-(call function: (_) @bind.target arguments: (argument_list (identifier) @bind.value)) @bind.arg
-(call function: (_) @bind.target arguments: (argument_list (attribute) @bind.value)) @bind.arg
-(call function: (_) @bind.target arguments: (argument_list (lambda) @bind.value)) @bind.arg
-(call function: (_) @bind.target arguments: (argument_list (call) @bind.value)) @bind.arg
-(call function: (_) @bind.target arguments: (argument_list (subscript) @bind.value)) @bind.arg
-(call function: (_) @bind.target
-  arguments: (argument_list (list . [(identifier) (attribute) (lambda) (call)]) @bind.value)) @bind.arg
-(call function: (_) @bind.target
-  arguments: (argument_list (tuple . [(identifier) (attribute) (lambda) (call)]) @bind.value)) @bind.arg
-(call function: (_) @bind.target
-  arguments: (argument_list (keyword_argument name: (identifier) @bind.key value: (identifier) @bind.value))) @bind.arg
-(call function: (_) @bind.target
-  arguments: (argument_list (keyword_argument name: (identifier) @bind.key value: (attribute) @bind.value))) @bind.arg
-(call function: (_) @bind.target
-  arguments: (argument_list (keyword_argument name: (identifier) @bind.key value: (lambda) @bind.value))) @bind.arg
-(call function: (_) @bind.target
-  arguments: (argument_list (keyword_argument name: (identifier) @bind.key value: (call) @bind.value))) @bind.arg
-(call function: (_) @bind.target
-  arguments: (argument_list (keyword_argument name: (identifier) @bind.key value: (subscript) @bind.value))) @bind.arg
-(call function: (_) @bind.target
-  arguments: (argument_list (keyword_argument name: (identifier) @bind.key
-                                              value: [(list . [(identifier) (attribute) (lambda) (call)])
-                                                      (tuple . [(identifier) (attribute) (lambda) (call)])] @bind.value))) @bind.arg
+; Call arguments (`arg` rows, named `callee#slot`): the named children of a call's argument list
+; (`@bind.args` above) that have one of these shapes (`@shape.arg`). Shapes are not run over
+; the tree: extract.py tests each argument against them (workbench/shapes.py; a pattern per
+; shape started at every call made a third of the query's time).
+; Names, attributes, lambdas, calls and subscripts; list and tuple literals too when their
+; first item is a name, an attribute, a lambda or a call (`Suite([check_a, check_b])`, as
+; `unittest.TestSuite(tests)` is made; not `["a", "b"]`)
+(argument_list [(identifier) (attribute) (lambda) (call) (subscript)] @bind.value) @shape.arg
+(argument_list [(list . [(identifier) (attribute) (lambda) (call)])
+                (tuple . [(identifier) (attribute) (lambda) (call)])] @bind.value) @shape.arg
 ; a dict literal whose first value is a name, an attribute, a lambda or a list starting with
 ; one (`Session().request(url, hooks={"response": [log]})`, as `requests` takes its hooks)
-(call function: (_) @bind.target
-  arguments: (argument_list (dictionary . (pair value: [(identifier) (attribute) (lambda)
-                                                        (list . [(identifier) (attribute) (lambda)])])) @bind.value)) @bind.arg
-(call function: (_) @bind.target
-  arguments: (argument_list (keyword_argument name: (identifier) @bind.key
-                                              value: (dictionary . (pair value: [(identifier) (attribute) (lambda)
-                                                                                 (list . [(identifier) (attribute) (lambda)])])) @bind.value))) @bind.arg
+(argument_list (dictionary . (pair value: [(identifier) (attribute) (lambda)
+                                           (list . [(identifier) (attribute) (lambda)])])) @bind.value) @shape.arg
+; keyword arguments whose value has one of the shapes above (the slot is the keyword)
+(argument_list (keyword_argument name: (identifier) @bind.key
+                                 value: [(identifier) (attribute) (lambda) (call) (subscript)
+                                         (list . [(identifier) (attribute) (lambda) (call)])
+                                         (tuple . [(identifier) (attribute) (lambda) (call)])
+                                         (dictionary . (pair value: [(identifier) (attribute) (lambda)
+                                                                     (list . [(identifier) (attribute) (lambda)])]))]
+                                 @bind.value)) @shape.arg
 ; `f(**{"cb": g})`, `f(**opts)`: an argument row with the slot `**` (`Flows._arg_flows`
 ; reads the key of the parameter it looks for)
-(call function: (_) @bind.target
-  arguments: (argument_list (dictionary_splat "**" @bind.key [(identifier) (attribute) (dictionary) (call)] @bind.value))) @bind.arg
+(argument_list (dictionary_splat "**" @bind.key [(identifier) (attribute) (dictionary) (call)] @bind.value)) @shape.arg
 (assignment left: (pattern_list (identifier) @bind.target) right: (_) @bind.value) @bind.unpack
