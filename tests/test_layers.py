@@ -13,7 +13,7 @@ LAYERS = [
     ("data", ["workbench.languages", "workbench.schema", "workbench.gcpause", "workbench.versions",
               "workbench.locations", "workbench.safeio"]),
     ("vocabulary and parsing", ["workbench.vocab", "workbench.exprs", "workbench.scan",
-                                "workbench.compiled_queries", "workbench.extract"]),
+                                "workbench.shapes", "workbench.compiled_queries", "workbench.extract"]),
     ("store", ["workbench.store", "workbench.snapshot", "workbench.calllog", "workbench.rowcache"]),
     ("resolution", ["workbench.resolve", "workbench.stats"]),
     ("index and queries", ["workbench.indexer", "workbench.callgraph", "workbench.graph"]),
