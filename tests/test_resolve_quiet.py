@@ -125,6 +125,16 @@ def test_an_unused_new_function_leaves_the_readers_alone(tmp_path, keep):
 
 
 @pytest.mark.parametrize("keep", [True, False])
+def test_a_new_name_only_inside_longer_identifiers_leaves_the_readers_alone(tmp_path, keep):
+    """`later` and `make_` are parts of names app.py reads (`lib.later_added`, `make`),
+    not names it reads: the readers are left alone, and the edges equal a fresh index's."""
+    r, diff = _run(tmp_path, PY, "lib.py", _append("\n\ndef later(y):\n    return y\n\n\nmake_ = later\n"),
+                   keep)
+    assert diff == []
+    assert r.resolve_stats.files == 1
+
+
+@pytest.mark.parametrize("keep", [True, False])
 def test_candidates_into_a_quietly_edited_file_follow_its_new_ids(tmp_path, keep):
     """app.py's `o.go()` is ambiguous between two methods of pkg/impl.py (call_candidates
     rows with their symbol ids): the ids are new after the edit, the rows follow."""
@@ -413,6 +423,10 @@ def test_fresh_names_as_parameters_or_as_a_list(tmp_path, monkeypatch, as_list):
             assert not fresh(unused + [used]), used
         assert fresh(["helper"]) is False       # app.py imports it
         assert fresh(["make_thing_unused"])
+        # a part of a longer identifier is not that identifier: `later` in `lib.later_added`
+        for part in ("later", "added", "regist", "thing", "Imp", "mpl", "g"):
+            assert fresh([part]), part
+            assert not fresh([part, "go"]), part
     finally:
         con.close()
 

@@ -36,7 +36,10 @@ edited file holds, and that resolution never looks up by itself (a protocol meth
 as `__call__`, a constructor, the type of a literal: `implicit_names`): no lookup
 anywhere can ask for it. A new, unused function or class is such an edit; so is one that
 changes no row at all (a comment). Whatever the added rows put into the indexes read by
-name is caught by the tokens above, as for any edit. A kept model holds the texts searched
+name is caught by the tokens above, as for any edit. A text holds a name where the name
+stands in it as a whole identifier: not inside a longer one (`_z` is not held by `_zip`);
+any character but an ASCII letter, digit or underscore ends an identifier there, so a
+text read otherwise is at worst held where it is not. A kept model holds the texts searched
 (`Model.symbol_texts`, `RowTexts`), so that a name no text holds is found unused in
 Python; a name some text holds is looked for in the tables. Additions inside an old class,
 function or variable are not quiet (a class's methods are walked for the attributes
@@ -312,6 +315,40 @@ def implicit_names() -> frozenset:
     return _IMPLICIT
 
 
+# a name as a whole identifier in a text: no ASCII letter, digit or underscore right before
+# or after it (RE2, DuckDB's regular expressions, has no look-behind: a group instead)
+_EDGE_L, _EDGE_R = "(^|[^A-Za-z0-9_])", "($|[^A-Za-z0-9_])"
+
+
+def _whole(names) -> str:
+    """The pattern of `names` as whole identifiers (module doc), for Python and DuckDB."""
+    return _EDGE_L + "(" + "|".join(re.escape(n) for n in sorted(names)) + ")" + _EDGE_R
+
+
+class _Held:
+    """Whether a text holds one of `names` (module doc): a substring search first, the
+    pattern only where it finds one (most texts hold none)."""
+
+    def __init__(self, names):
+        self.names = list(names)
+        self.encoded = [h.encode("utf-8", "surrogatepass") for h in self.names]
+        self._str = self._bytes = None
+
+    def in_str(self, text: str) -> bool:
+        if not any(h in text for h in self.names):
+            return False
+        if self._str is None:
+            self._str = re.compile(_whole(self.names), re.M)
+        return self._str.search(text) is not None
+
+    def in_bytes(self, text: bytes) -> bool:
+        if not any(h in text for h in self.encoded):
+            return False
+        if self._bytes is None:
+            self._bytes = re.compile(_whole(self.names).encode("utf-8", "surrogatepass"), re.M)
+        return self._bytes.search(text) is not None
+
+
 def _fresh(con, path: str, handles: set[str], old: Counter, m: Model | None = None) -> bool:
     """Whether no name of `handles` is one resolution looks up by itself
     (`implicit_names`), and no text resolution reads, in any other file, holds one of
@@ -321,31 +358,34 @@ def _fresh(con, path: str, handles: set[str], old: Counter, m: Model | None = No
     special = implicit_names()
     if any(h in special or (h.startswith("__") and h.endswith("__")) for h in handles):
         return False
+    names = sorted(handles)
+    held = _Held(names)
     for row in old:
         for v in row[1:]:
             texts = v if isinstance(v, tuple) else (v,)
-            if any(isinstance(t, str) and h in t for t in texts for h in handles):
+            if any(isinstance(t, str) and held.in_str(t) for t in texts):
                 return False
-    names = sorted(handles)
     # a few names: each one a parameter of its own, which DuckDB matches faster than the
     # rows of a joined list (a quarter less for the scans below)
     few = len(names) <= _FRESH_PARAMS
-    prm = {"p": path, **({f"h{j}": n for j, n in enumerate(names)} if few else {"n": names})}
+    prm = {"p": path, "w": _whole(names),
+           **({f"h{j}": n for j, n in enumerate(names)} if few else {"n": names})}
 
-    def hit(*cols: str) -> str:
+    def hit(*cols: str) -> str:         # the substring first, the pattern on its hits
         if few:
-            return " OR ".join(f"contains({c}, $h{j})" for c in cols for j in range(len(names)))
-        return " OR ".join(f"contains({c}, h.n)" for c in cols)
+            return " OR ".join(f"(contains({c}, $h{j}) AND regexp_matches({c}, $w))"
+                               for c in cols for j in range(len(names)))
+        return " OR ".join(f"(contains({c}, h.n) AND regexp_matches({c}, $w))" for c in cols)
 
     handles_from = "" if few else ", (SELECT unnest($n::VARCHAR[]) AS n) h"
     symbols = [("symbols", "", ("name", "qualname", "signature", "array_to_string(decorators, ' ')"))]
     if m is not None:                   # names are identifiers: no match spans two lines
-        if _symbol_texts_hold(m, names, path):
+        if _symbol_texts_hold(m, held, path):
             return False
         symbols = []
         # no text of the other tables' rows holds one: fresh, without scanning them (a text
         # there - maybe one of this file or one replaced since - is looked for in the tables)
-        if m.row_texts is not None and not m.row_texts.holds(names, path):
+        if m.row_texts is not None and not m.row_texts.holds(held, path):
             return True
     # table by table, each stopping at its first hit (a name in use is found at once)
     for table, where, cols in (
@@ -359,18 +399,17 @@ def _fresh(con, path: str, handles: set[str], old: Counter, m: Model | None = No
     return True
 
 
-def _symbol_texts_hold(m: Model, names: list[str], path: str) -> bool:
-    """Whether the symbols' texts of a file other than `path` hold one of `names`
+def _symbol_texts_hold(m: Model, held: _Held, path: str) -> bool:
+    """Whether the symbols' texts of a file other than `path` hold one of `held`'s names
     (`Model.symbol_texts`): looked for in the texts' blob and the files changed since
     (`Model.symbol_texts_blob`) first; file by file only when found there (maybe in `path`'s
     own texts, or ones replaced since)."""
     texts = m.symbol_texts()
     blob, since = m.symbol_texts_blob()
-    encoded = [h.encode("utf-8", "surrogatepass") for h in names]
-    if not any(h in blob for h in encoded) and not any(
-            h in texts[p] for p in since if p != path and p in texts for h in names):
+    if not held.in_bytes(blob) and not any(
+            held.in_str(texts[p]) for p in since if p != path and p in texts):
         return False
-    return any(h in text for p, text in texts.items() if p != path for h in names)
+    return any(held.in_str(text) for p, text in texts.items() if p != path)
 
 
 # up to this many names are matched as parameters of their own (more: a joined list)
@@ -415,11 +454,11 @@ class RowTexts:
                        .encode("utf-8", "surrogatepass") for path, rows in after.items()}
 
     def holds(self, names, path: str) -> bool:
-        """Whether a text held, other than the current run's texts of `path`, contains
-        one of `names`."""
-        encoded = [h.encode("utf-8", "surrogatepass") for h in names]
-        return any(h in text for text in self.chunks for h in encoded) or any(
-            h in text for p, text in self.recent.items() if p != path for h in encoded)
+        """Whether a text held, other than the current run's texts of `path`, holds one
+        of `names` (module doc; names or a `_Held` of them)."""
+        held = names if isinstance(names, _Held) else _Held(names)
+        return any(held.in_bytes(text) for text in self.chunks) or any(
+            held.in_bytes(text) for p, text in self.recent.items() if p != path)
 
 
 def _row_texts(row: tuple) -> tuple:
