@@ -48,14 +48,19 @@ class _Compiled:
         """Compile the `@shape.<kind>` patterns as child shapes (`workbench.shapes`) and
         disable them in the query: the query engine checked them for the grammar, extract
         tests them on the children of `@bind.args` nodes."""
-        raw = self._text.encode("utf-8")
         texts = []
-        for i in range(self.query.pattern_count):
-            pattern = raw[self.query.start_byte_for_pattern(i):self.query.end_byte_for_pattern(i)]
-            if b"@shape." in _COMMENT.sub(b"", pattern):
+        for i, pattern, shape in self._patterns():
+            if shape:
                 texts.append(pattern.decode("utf-8"))
                 self.query.disable_pattern(i)
         return compile_shapes(texts)
+
+    def _patterns(self):
+        """(index, text as UTF-8, whether it is a child shape) of each pattern of the query."""
+        raw = self._text.encode("utf-8")
+        for i in range(self.query.pattern_count):
+            pattern = raw[self.query.start_byte_for_pattern(i):self.query.end_byte_for_pattern(i)]
+            yield i, pattern, b"@shape." in _COMMENT.sub(b"", pattern)
 
     def matches(self, root) -> list:
         """(pattern index, captures) of the language's query over the tree at `root`: the
@@ -79,12 +84,10 @@ class _Compiled:
         that query (None if there are no such patterns) and, per its pattern, the index of
         the pattern in the main query (where its role and settings are kept)."""
         root_type = self.parser.parse(b"").root_node.type
-        raw = self._text.encode("utf-8")
         head = re.compile(rb"\(\s*" + re.escape(root_type.encode()) + rb"[\s)]")
         moved, texts = [], []
-        for i in range(self.query.pattern_count):
-            pattern = raw[self.query.start_byte_for_pattern(i):self.query.end_byte_for_pattern(i)]
-            if head.match(pattern) and b"@shape." not in _COMMENT.sub(b"", pattern):
+        for i, pattern, shape in self._patterns():
+            if head.match(pattern) and not shape:
                 moved.append(i)
                 texts.append(pattern.decode("utf-8"))
         if not moved:
