@@ -46,6 +46,32 @@ def stdlib_db(tmp_path_factory):
     return db
 
 
+@pytest.fixture(scope="session")
+def sample_dbs(tmp_path_factory):
+    """Every sample repository (views_helpers.REPOS) indexed once per session: {name: db path}.
+    Defined here, not in a helper module the tests import from: a fixture imported into
+    several test modules is a fixture of each, built once per module."""
+    from views_helpers import REPOS
+    from workbench.indexer import index
+    out = {}
+    base = tmp_path_factory.mktemp("views_samples")
+    for name in REPOS:
+        db = str(base / f"{name}.duckdb")
+        index(SAMPLES / name, db, progress=False, jobs=1)
+        out[name] = db
+    return out
+
+
+@pytest.fixture(scope="session")
+def wbs(sample_dbs):
+    """Read-only workbenches of the sample repositories (never written: shared by the session)."""
+    import workbench
+    opened = {name: workbench.open(db, read_only=True) for name, db in sample_dbs.items()}
+    yield opened
+    for wb in opened.values():
+        wb.close()
+
+
 def write(root: Path, rel: str, text: str | bytes) -> Path:
     p = root / rel
     p.parent.mkdir(parents=True, exist_ok=True)

@@ -13,7 +13,6 @@ from workbench.views import Rules, call
 from workbench.views.tokens import count_tokens
 
 from conftest import SAMPLES
-from views_helpers import sample_dbs, wbs  # noqa: F401
 
 RULE_SETS = {"default": Rules(), "small": Rules(max_chars=400, outline_budget=150)}
 PATHS = ["shop/orders.py", "shop/models.py", "shop/cli.py"]

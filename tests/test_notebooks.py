@@ -96,13 +96,22 @@ def _run(name: str, repo: str | None, tmp_path: Path, **extra):
     return result.nb
 
 
+@pytest.fixture(scope="module")
+def tour_on_pyshop(tmp_path_factory):
+    """00_tour executed on pyshop, once for the two tests that check that run."""
+    return _run("00_tour", sample_repo("pyshop"), tmp_path_factory.mktemp("tour"))
+
+
 @pytest.mark.parametrize("name", NAMES)
-def test_notebook_executes_on_its_default_sample(name, tmp_path):
+def test_notebook_executes_on_its_default_sample(name, tmp_path, request):
     # 05 teaches on the standard library: its default (SMALL: a copy of the lesson modules);
     # 07 builds a corpus of every sample (in tmp_path, not the user cache)
     repo = None if name in ("05_context_engineering", "07_corpus") else sample_repo("pyshop")
     extra = {"CORPUS": str(tmp_path / "corpus")} if name == "07_corpus" else {}
-    nb = _run(name, repo, tmp_path, **extra)
+    if name == "00_tour":               # the same inputs as test_tour_output_...: one run
+        nb = request.getfixturevalue("tour_on_pyshop")
+    else:
+        nb = _run(name, repo, tmp_path, **extra)
     text = _outputs(nb)
     assert "Traceback" not in text
 
@@ -114,9 +123,8 @@ def test_notebook_executes_on_other_samples(name, sample, tmp_path):
     assert "Traceback" not in _outputs(nb)
 
 
-def test_tour_output_shows_the_index_and_sql_results(tmp_path):
-    nb = _run("00_tour", sample_repo("pyshop"), tmp_path)
-    text = _outputs(nb)
+def test_tour_output_shows_the_index_and_sql_results(tour_on_pyshop):
+    text = _outputs(tour_on_pyshop)
     assert "shop/orders.py" in text          # files table
     assert "place_order" in text             # symbols / outline
 

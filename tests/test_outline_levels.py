@@ -13,7 +13,6 @@ from workbench.views.blocks import blocks_of
 from workbench.views.tokens import count_tokens
 
 from conftest import SAMPLES
-from views_helpers import sample_dbs, wbs  # noqa: F401
 
 STDLIB_FILES = ["argparse.py", "textwrap.py", "json/decoder.py", "json/__init__.py", "shlex.py",
                 "fnmatch.py", "colorsys.py", "bisect.py", "heapq.py", "keyword.py", "this.py"]

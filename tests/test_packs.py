@@ -13,7 +13,6 @@ from workbench.views.packs import TASKS, is_test_path
 from workbench.views.tokens import count_tokens
 
 from conftest import SAMPLES
-from views_helpers import sample_dbs, wbs  # noqa: F401
 
 BUDGETS = (50, 80, 150, 300, 700, 2000)
 

@@ -7,7 +7,6 @@ import subprocess
 import pytest
 
 import workbench
-from views_helpers import sample_dbs, wbs  # noqa: F401
 from workbench import tasks
 from workbench.cli import main
 

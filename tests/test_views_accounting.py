@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import pytest
 import tiktoken
-from views_helpers import sample_dbs, wbs  # noqa: F401
 
 from workbench.views import Pricing, Rules, cost, count_tokens, get_tokenizer
 from workbench.views import call

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 
-from views_helpers import sample_dbs, wbs  # noqa: F401
 
 from workbench.cli import main
 from workbench.views import outline

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from views_helpers import REPOS, check_golden, sample_dbs, wbs  # noqa: F401
+from views_helpers import REPOS, check_golden
 
 import workbench
 from workbench.views import FORMATS, Rules, outline

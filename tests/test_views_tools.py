@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 import tiktoken
-from views_helpers import REPOS, SAMPLES, check_golden, sample_dbs, wbs  # noqa: F401
+from views_helpers import REPOS, SAMPLES, check_golden
 
 import workbench
 from workbench.views import Rules

@@ -1,4 +1,5 @@
-"""Helpers of the views tests: indexed sample repositories and golden files.
+"""Helpers of the views tests: the sample repositories and golden files (the indexed
+samples, fixtures `sample_dbs` and `wbs`, are in conftest.py: built once per session).
 
 Golden files live under tests/golden/. Regenerate them after an intended change with
 ``UPDATE_GOLDEN=1 pytest tests/test_views_*.py`` and read the diff before committing.
@@ -23,29 +24,3 @@ def check_golden(rel: str, text: str) -> None:
     assert path.exists(), f"missing golden file {path}; run with UPDATE_GOLDEN=1 and review it"
     expected = path.read_text(encoding="utf-8")
     assert text == expected, f"{rel} differs from its golden file (UPDATE_GOLDEN=1 to accept)"
-
-
-import pytest  # noqa: E402
-
-
-@pytest.fixture(scope="session")
-def sample_dbs(tmp_path_factory):
-    """Every sample repository indexed once per session: {name: db path}."""
-    from workbench.indexer import index
-    out = {}
-    base = tmp_path_factory.mktemp("views_samples")
-    for name in REPOS:
-        db = str(base / f"{name}.duckdb")
-        index(SAMPLES / name, db, progress=False, jobs=1)
-        out[name] = db
-    return out
-
-
-@pytest.fixture(scope="session")
-def wbs(sample_dbs):
-    """Open read-only workbenches of the sample repositories."""
-    import workbench
-    opened = {name: workbench.open(db, read_only=True) for name, db in sample_dbs.items()}
-    yield opened
-    for wb in opened.values():
-        wb.close()
