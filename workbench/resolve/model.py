@@ -352,6 +352,10 @@ class Model(Bindings, LazyBindings, Refresh):
         library; texts with a character beyond U+FFFF take four bytes a character as `str`).
         Made with the texts (`kept.settle`), or again once `TEXTS_SINCE_MAX` files changed."""
         if self._texts_blob is None or len(self._texts_since) > self.TEXTS_SINCE_MAX:
-            self._texts_blob = "\n".join(self.symbol_texts().values()).encode("utf-8", "surrogatepass")
+            # without the texts at hand (a model about to be stored, `stored.save`), made
+            # file by file into the blob, not kept as well
+            texts = (self.symbol_texts().values() if self._texts is not None
+                     else map(self._text_of, self._spans().values()))
+            self._texts_blob = "\n".join(texts).encode("utf-8", "surrogatepass")
             self._texts_since = set()
         return self._texts_blob, self._texts_since
