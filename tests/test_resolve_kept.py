@@ -150,7 +150,34 @@ def checked(monkeypatch):
         done.append(sorted(changed))
 
     monkeypatch.setattr(Model, "refresh", refresh_and_check)
+    from workbench.resolve import deps
+    real_quiet = deps.quiet
+
+    def check_then_quiet(con, before, m):
+        # what `quiet` searches, as this run's refresh left it (a stored model's texts with
+        # the logged runs' files added): every other file's texts
+        _check_row_texts(m, con, before)
+        _check_symbol_texts(m, con)
+        return real_quiet(con, before, m)
+
+    monkeypatch.setattr(deps, "quiet", check_then_quiet)
     return done
+
+
+def _check_symbol_texts(m: Model, con) -> None:
+    """The blob of the model's symbol texts (`Model.symbol_texts_blob`) holds every line of
+    each file's texts now, but for the files changed since it was made, whose texts
+    `Model.symbol_text` makes as a fresh model has them."""
+    if m._texts_blob is None:
+        return
+    fresh = Model(con, bulk_bindings=False).symbol_texts()
+    blob, since = m.symbol_texts_blob()
+    lines = set(blob.decode("utf-8", "surrogatepass").split("\n"))
+    for path, text in fresh.items():
+        if path in since:
+            assert m.symbol_text(path) == text, path
+        else:
+            assert set(text.split("\n")) <= lines, path
 
 
 def _index_and_check(root: Path, db: str, fresh_db: str):

@@ -16,7 +16,7 @@ import pytest
 from drift import differences
 from test_resolve_kept import _ADD, _edit, checked  # noqa: F401  (a fixture)
 from workbench.indexer import index
-from workbench.resolve import kept, stored
+from workbench.resolve import deps, kept, stored
 from workbench.resolve.model import Model
 from workbench.resolve.passes import RESOLVER_VERSION
 
@@ -199,7 +199,19 @@ def test_a_stored_model_holds_no_connection_bindings_or_caches(tmp_path, new_pro
     assert model.con is None and model.lazy and not model._bind_loaded
     assert not model.binds and not model.args_by_callee and not model._lazy_loaded
     assert model._arg_names is None and model._texts is None
-    assert model.row_texts is None and model._by_qual is None and model.fallback_cache == {}
+    assert model._by_qual is None and model.fallback_cache == {}
+    # the texts `deps.quiet` searches are stored with it: those of the rows (`RowTexts`) and
+    # the blob of the symbols' texts, as made from the tables
+    con = duckdb.connect(db, read_only=True)
+    try:
+        texts = set(deps.RowTexts.load(con).joined().split(b"\n"))
+        symbol_texts = Model(con, bulk_bindings=False).symbol_texts()
+    finally:
+        con.close()
+    assert texts and set(model.row_texts.joined().split(b"\n")) == texts
+    blob, since = model.symbol_texts_blob()
+    assert since == set() and model._texts is None
+    assert sorted(blob.split(b"\n")) == sorted("\n".join(symbol_texts.values()).encode("utf-8").split(b"\n"))
     assert model.bit_of == {i: model._bits[p] for i, p in zip(model._sids, model._spaths)}
 
 

@@ -40,8 +40,8 @@ name is caught by the tokens above, as for any edit. A text holds a name where t
 stands in it as a whole identifier: not inside a longer one (`_z` is not held by `_zip`);
 any character but an ASCII letter, digit or underscore ends an identifier there, so a
 text read otherwise is at worst held where it is not. A kept model holds the texts searched
-(`Model.symbol_texts`, `RowTexts`), so that a name no text holds is found unused in
-Python; a name some text holds is looked for in the tables. Additions inside an old class,
+(`Model.symbol_texts`, `RowTexts`), and so does a stored one (`stored`), so that a name no
+text holds is found unused in Python; a name some text holds is looked for in the tables. Additions inside an old class,
 function or variable are not quiet (a class's methods are walked for the attributes
 they set), nor is a JavaScript default export.
 """
@@ -404,24 +404,25 @@ def _symbol_texts_hold(m: Model, held: _Held, path: str) -> bool:
     (`Model.symbol_texts`): looked for in the texts' blob and the files changed since
     (`Model.symbol_texts_blob`) first; file by file only when found there (maybe in `path`'s
     own texts, or ones replaced since)."""
-    texts = m.symbol_texts()
     blob, since = m.symbol_texts_blob()
-    if not held.in_bytes(blob) and not any(
-            held.in_str(texts[p]) for p in since if p != path and p in texts):
+    if not held.in_bytes(blob) and not any(held.in_str(m.symbol_text(p)) for p in since if p != path):
         return False
-    return any(held.in_str(text) for p, text in texts.items() if p != path)
+    return any(held.in_str(text) for p, text in m.symbol_texts().items() if p != path)
 
 
 # up to this many names are matched as parameters of their own (more: a joined list)
 _FRESH_PARAMS = 16
 
-# the texts `_fresh` searches in the imports, edges and bindings tables, each distinct one once
-_ROW_TEXTS_SQL = f"""
+def _row_texts_sql(where: str = "TRUE") -> str:
+    """The texts `_fresh` searches in the imports, edges and bindings rows matching `where`,
+    each distinct one once, joined by newlines."""
+    return f"""
     SELECT string_agg(x, chr(10)) FROM (
-        SELECT module AS x FROM imports UNION SELECT name FROM imports UNION SELECT alias FROM imports
-        UNION SELECT dst_name FROM edges WHERE kind IN {_EDGE_KINDS}
-        UNION SELECT name FROM bindings UNION SELECT value FROM bindings
-        UNION SELECT value_type FROM bindings)"""
+        SELECT module AS x FROM imports WHERE {where} UNION SELECT name FROM imports WHERE {where}
+        UNION SELECT alias FROM imports WHERE {where}
+        UNION SELECT dst_name FROM edges WHERE kind IN {_EDGE_KINDS} AND {where}
+        UNION SELECT name FROM bindings WHERE {where} UNION SELECT value FROM bindings WHERE {where}
+        UNION SELECT value_type FROM bindings WHERE {where})"""
 
 
 class RowTexts:
@@ -440,8 +441,26 @@ class RowTexts:
                                             # files' texts of the current run
 
     @classmethod
-    def load(cls, con) -> "RowTexts":
-        return cls(store.one(con, f"SELECT encode(coalesce(({_ROW_TEXTS_SQL}), ''))")[0])
+    def load(cls, con, paths: list[str] | None = None) -> "RowTexts":
+        """The texts of every file's rows (`paths`: of those files' only)."""
+        return cls(cls._query(con, paths))
+
+    @staticmethod
+    def _query(con, paths: list[str] | None) -> bytes:
+        if paths is None:
+            return store.one(con, f"SELECT encode(coalesce(({_row_texts_sql()}), ''))")[0]
+        return store.one(con, f"SELECT encode(coalesce(({_row_texts_sql('list_contains($p, path)')}), ''))",
+                         {"p": sorted(paths)})[0]
+
+    def add_files(self, con, paths) -> None:
+        """Add the texts of the rows `paths` hold now (files changed by runs the texts did
+        not see: those of a stored model's log, `stored.load`)."""
+        if paths:
+            self.chunks.append(self._query(con, sorted(paths)))
+
+    def joined(self) -> bytes:
+        """Every text held, in one UTF-8 text (what `stored.save` keeps of them)."""
+        return b"\n".join([*self.chunks, *self.recent.values()])
 
     def edited(self, after: dict[str, Counter]) -> None:
         """The edited files' rows now (`facts`): their texts are the current run's, which
@@ -520,28 +539,32 @@ def previous_reads(con, paths, m: Model | None = None) -> tuple[set[str], set[st
     read: what resolving them again most likely reads (`Model.prefetch`). `m`: the run's
     model, whose copy of the table (`Model.deps_rows`) is read when it holds one."""
     files, keys = set(paths), set()
-    ordered = sorted(paths)
-    for fs, names in zip(_deps_column(con, m, ordered, "files"), _deps_column(con, m, ordered, "names")):
+    for fs, names in _deps_columns(con, m, sorted(paths), ("files", "names")):
         files.update(fs or ())
         keys.update(n[2:] for n in names or () if n.startswith("a:"))
     return files, keys
 
 
 def _deps_column(con, m: Model | None, paths: list[str], column: str) -> list:
-    """The values of `column` of the `resolve_deps` rows of `paths` (those it has), in the
-    order of `paths`: from the model's copy of the table (`Model.deps_rows`) when it holds
-    one (a row's lists in the table are fetched whole, ~3 ms each on the standard library),
-    else from the table."""
+    """The values of `column` of the `resolve_deps` rows of `paths` (`_deps_columns`)."""
+    return [row[0] for row in _deps_columns(con, m, paths, (column,))]
+
+
+def _deps_columns(con, m: Model | None, paths: list[str], columns: tuple[str, ...]) -> list[tuple]:
+    """The values of `columns` of the `resolve_deps` rows of `paths` (those it has), a tuple
+    per row in the order of `paths`: from the model's copy of the table (`Model.deps_rows`)
+    when it holds one (a row's lists in the table are fetched whole, ~3 ms each on the
+    standard library), else from the table, in one query."""
     kept_rows = m.deps_rows if m is not None else None
     if kept_rows is None:
-        got = dict(store.run(con, f"SELECT path, {column} FROM resolve_deps WHERE list_contains($p, path)",
-                             {"p": paths}))
+        got = {row[0]: row[1:] for row in store.run(
+            con, f"SELECT path, {', '.join(columns)} FROM resolve_deps WHERE list_contains($p, path)", {"p": paths})}
         return [got[p] for p in paths if p in got]
     at = m.ext.get("deps.rows_at")
     if at is None:
         at = m.ext["deps.rows_at"] = {p: i for i, p in enumerate(kept_rows.column("path").to_pylist())}
-    col = kept_rows.column(column)
-    return [col[at[p]].as_py() for p in paths if p in at]
+    cols = [kept_rows.column(c) for c in columns]
+    return [tuple(col[at[p]].as_py() for col in cols) for p in paths if p in at]
 
 
 def rebind(con, gone_ids: list[int] | None = None, m: Model | None = None) -> set[str]:

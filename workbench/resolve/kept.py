@@ -57,6 +57,7 @@ def settle() -> None:
     with _lock:
         model = next(reversed(_models.values()), None)
     if model is not None:
+        model.symbol_texts()
         model.symbol_texts_blob()
         from .deps import implicit_names
         implicit_names()

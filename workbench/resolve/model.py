@@ -105,8 +105,10 @@ class Model(Bindings, LazyBindings, Refresh):
         m = cls.__new__(cls)
         m.__dict__.update(state)
         m.con = None
-        m.row_texts = m.deps_rows = m._texts = m._by_qual = m._texts_blob = None
-        m._texts_since = set()
+        m.row_texts = m.deps_rows = m._texts = m._by_qual = None
+        # the blob of the symbols' texts as stored (None: made when first asked)
+        m._texts_blob = state.get("_texts_blob")
+        m._texts_since = set(state.get("_texts_since") or ()) if m._texts_blob is not None else set()
         m.fallback_cache = {}
         m._rank_owner = object()
         set_rank(dict(zip(m._sids, range(len(m._sids)))), m._rank_owner)
@@ -311,15 +313,33 @@ class Model(Bindings, LazyBindings, Refresh):
         texts = self._texts
         if texts is None:
             texts = self._texts = {}
-        sids, name, qual, sig, decos = self._sids, self.name, self.qual, self.sig, self.decos
-        for path, (a, b) in self._spans().items():
+        for path, span in self._spans().items():
             if path not in texts:
-                span = sids[a:b]
-                # a column at a time, in C (`filter` drops the missing texts)
-                texts[path] = "\n".join(filter(None, chain(
-                    map(name.__getitem__, span), map(qual.__getitem__, span), map(sig.__getitem__, span),
-                    (" ".join(decos[i]) for i in span if i in decos))))
+                texts[path] = self._text_of(span)
         return texts
+
+    def symbol_text(self, path: str) -> str:
+        """`symbol_texts()[path]` ("" for a file without symbols), made for that file alone
+        when the others' are not at hand (a stored model holds only their blob,
+        `symbol_texts_blob`)."""
+        if self._texts is not None and path in self._texts:
+            return self._texts[path]
+        span = self._spans().get(path)
+        if span is None:
+            return ""
+        if self._texts is None:
+            self._texts = {}
+        text = self._texts[path] = self._text_of(span)
+        return text
+
+    def _text_of(self, span: tuple[int, int]) -> str:
+        """The texts of the symbols at `span` of the load order (a file's), one line each."""
+        ids = self._sids[span[0]:span[1]]
+        name, qual, sig, decos = self.name, self.qual, self.sig, self.decos
+        # a column at a time, in C (`filter` drops the missing texts)
+        return "\n".join(filter(None, chain(
+            map(name.__getitem__, ids), map(qual.__getitem__, ids), map(sig.__getitem__, ids),
+            (" ".join(decos[i]) for i in ids if i in decos))))
 
     #: files whose texts changed since `symbol_texts_blob` was made, at most (then made again)
     TEXTS_SINCE_MAX = 64
@@ -331,8 +351,11 @@ class Model(Bindings, LazyBindings, Refresh):
         file's texts, in one search of bytes instead of one per file (~2,000 on the standard
         library; texts with a character beyond U+FFFF take four bytes a character as `str`).
         Made with the texts (`kept.settle`), or again once `TEXTS_SINCE_MAX` files changed."""
-        texts = self.symbol_texts()
         if self._texts_blob is None or len(self._texts_since) > self.TEXTS_SINCE_MAX:
-            self._texts_blob = "\n".join(texts.values()).encode("utf-8", "surrogatepass")
+            # without the texts at hand (a model about to be stored, `stored.save`), made
+            # file by file into the blob, not kept as well
+            texts = (self.symbol_texts().values() if self._texts is not None
+                     else map(self._text_of, self._spans().values()))
+            self._texts_blob = "\n".join(texts).encode("utf-8", "surrogatepass")
             self._texts_since = set()
         return self._texts_blob, self._texts_since

@@ -162,6 +162,10 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
     if model is not None and not full:
         try:
             model.refresh(con, sorted(since | set(changed_paths)))
+            if stats.model_stored and model.row_texts is not None:
+                # the stored texts lack the rows the logged runs' files hold now (this run's
+                # files get theirs from their facts, `deps.quiet`)
+                model.row_texts.add_files(con, sorted(since - set(changed_paths)))
             stats.model_kept = not stats.model_stored
         except Exception as exc:        # never worse than no kept model: build it afresh
             warnings.warn(f"the kept resolution model could not be refreshed ({exc!r}); loading it again")
@@ -214,20 +218,23 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
         _write_candidates(con, list(rows.edge_ids), sorted(changed_paths), before, model)
     del rows
     deps.write(con, model, dict(reads.items()), full, meanwhile and meanwhile.result)
-    if full and kept.KEEP > 0:
-        # what the next runs' `deps.quiet` searches, for a model that is kept (~0.06 s on
-        # the standard library; a process keeping none, such as the CLI's, does without)
+    # a model built from the tables (or refreshed for many files) is stored anew; the runs
+    # of a model kept or loaded from there log themselves
+    save = stored_at is not None and not (
+        stats.model_kept or stats.model_stored and len(since | set(changed_paths)) <= stored.REBASE_FILES)
+    if (full and kept.KEEP > 0) or (save and model.row_texts is None):
+        # what the next runs' `deps.quiet` searches, for a model that is kept or stored
+        # (~0.06 s on the standard library; a process keeping none and storing none does without)
         model.row_texts = deps.RowTexts.load(con)
     del meanwhile
     token = kept.new_token()
     store.set_meta(con, **meta, resolver_version=RESOLVER_VERSION, resolve_token=token)
     stats.wrote_meta = True
     kept.put(token, model)
-    if stored_at is not None:
-        if stats.model_kept or stats.model_stored and len(since | set(changed_paths)) <= stored.REBASE_FILES:
-            stored.defer(stored_at, "record", found, token, sorted(set(changed_paths)))
-        else:                           # built from the tables (or refreshed for many files)
-            stored.defer(stored_at, "save", token, model, RESOLVER_VERSION)
+    if save:
+        stored.defer(stored_at, "save", token, model, RESOLVER_VERSION)
+    elif stored_at is not None:
+        stored.defer(stored_at, "record", found, token, sorted(set(changed_paths)))
     if not stats.model_kept and collector_runs():
         # a model built afresh: millions of new objects, all in the collector's youngest
         # generation (it is paused). One full pass now takes the survivors to the oldest;

@@ -27,10 +27,16 @@ truncated or corrupt file, or one from other code, is ignored: the model is buil
 the tables as before, and stored anew. After `REBASE_FILES` files changed since the stored
 model, a run stores its refreshed model instead of logging a line.
 
-Cost (standard library, 2,372 files, 91k symbols): ~19 MiB on disk next to a ~41 MiB
-database; writing it takes ~0.3 s of CPU (a full index: ~45 s), loading it ~0.2 s where
-building the model takes ~0.4-0.5 s (all measured on a loaded machine). Unpickling is
-trusted as the database itself is: both live in the user's cache folder.
+The stored model holds the texts `deps.quiet` searches for a new name (the blob of the
+symbols' texts, `Model.symbol_texts_blob`, and the rows' texts, `deps.RowTexts`), so a run
+that loads it neither makes the symbols' texts again nor scans the tables for the name;
+the texts lack only what the logged runs changed, which the loading run adds (`passes`).
+
+Cost (standard library, 2,372 files, 91k symbols): ~35 MiB on disk next to a ~41 MiB
+database (~16 MiB of it the texts); writing it takes ~0.5 s of CPU with the texts (a full
+index: ~45 s), loading it ~0.2 s where building the model takes ~0.4-0.5 s (all measured
+on a loaded machine). Unpickling is trusted as the database itself is: both live in the
+user's cache folder.
 """
 from __future__ import annotations
 
@@ -48,8 +54,9 @@ REBASE_FILES = 64
 
 # the model's attributes not stored: the connection, evaluation's caches, the Arrow copies
 # and texts a kept model may hold, and what is cheaper to make again than to load
-_LEFT_OUT = ("con", "row_texts", "deps_rows", "_texts", "_texts_blob", "_texts_since", "fallback_cache",
-             "_rank_owner", "bit_of", "_by_qual")
+# (the texts `deps.quiet` searches are kept as their blobs: `_texts_blob` and `_texts_since`,
+# and `row_texts` as one UTF-8 text, `deps.RowTexts.joined`)
+_LEFT_OUT = ("con", "row_texts", "deps_rows", "_texts", "fallback_cache", "_rank_owner", "bit_of", "_by_qual")
 
 
 def path_for(db) -> str | None:
@@ -99,6 +106,11 @@ def save(path: str, token: str, model, version: str) -> bool:
     ext = state.get("ext")
     if isinstance(ext, dict) and "deps.arg_rows" in ext:    # one run's rows, made again by a refresh
         state["ext"] = {k: v for k, v in ext.items() if k != "deps.arg_rows"}
+    # the texts the next runs' `deps.quiet` searches, so that they need not be made from the
+    # model (the symbols' texts: ~0.1 s on the standard library) nor the tables scanned
+    state["_texts_blob"], state["_texts_since"] = model.symbol_texts_blob()
+    rt = getattr(model, "row_texts", None)
+    state["row_texts"] = rt.joined() if rt is not None else None
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
         with open(tmp, "wb") as fh:
@@ -222,9 +234,15 @@ def load(path: str | None, token: str | None, version: str):
             return None
     except Exception:       # unreadable, truncated, corrupt: built from the tables instead
         return None
+    from .deps import RowTexts
     from .model import Model
     try:
+        row_texts = state.pop("row_texts", None)
         model = Model.from_state(state)
+        if row_texts is not None:
+            # the files of the logged runs hold rows these texts lack: `RowTexts.add_files`
+            # adds theirs once the model is refreshed (`passes`)
+            model.row_texts = RowTexts(row_texts)
     except Exception:
         return None
     return model, since
