@@ -1,6 +1,7 @@
 """Module-level names bound inside functions (`global x`) and PEP 562 module `__getattr__`:
 a function's bindings of a name it declares `global` are the module's, read from other
-functions and other files; an attribute a module does not define is what its
+functions and other files, when the repository makes them (not an outside call's
+result); an attribute a module does not define is what its
 `__getattr__` returns under `if name == "X":`, and nothing for a name no comparison
 names; an incremental re-index after an edit gives the edges of a fresh index."""
 from __future__ import annotations
@@ -35,6 +36,15 @@ FILES = {
                    "def shadow(name):\n"
                    "    _db = name\n"
                    "    return _db\n",
+    "tree.py": "def tostring(e):\n    return str(e)\n",
+    "fresh.py": "import loader\n\nET = None\n_cache = None\n\n\n"
+                "def setUpModule():\n"
+                "    global ET, _cache\n"
+                "    ET = loader.load_fresh('tree')\n"
+                "    _cache = {}\n\n\n"
+                "def check(e):\n"
+                "    _cache.clear()\n"
+                "    return ET.tostring(e)\n",
     "app.py": "import pool\nimport registry\n\n\n"
               "def work():\n    return 1\n\n\n"
               "def main():\n"
@@ -53,6 +63,16 @@ def test_global_bindings_are_the_modules(tmp_path):
     assert got["registry._db.guess"][1] == "registry.Registry.guess"
     assert got["pool.ThreadPool"][1] == "pool.threads.ThreadPool.__init__"
     assert got["p.submit"][1] == "pool.threads.ThreadPool.submit"
+
+
+def test_only_values_the_repository_makes_bind_through_global(tmp_path):
+    root, db = _indexed(tmp_path, FILES)
+    got = _callees(db, "fresh.check")
+    # the result of an outside call does not bind the module's `ET`: the call keeps its
+    # own resolution, not the outside name `loader.load_fresh().tostring`
+    assert got["ET.tostring"] == ("name-unique", "tree.tostring")
+    # a container the function builds does
+    assert got["_cache.clear"] == ("builtin", "dict.clear")
 
 
 def test_module_getattr_names_compared(tmp_path):

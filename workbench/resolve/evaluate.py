@@ -40,7 +40,7 @@ from .members import Members
 from .memo import Memo
 from .model import Model
 from .values import (ARGS, BUILTIN, BUILTIN_INST, CONTAINER, EMPTY, EXT, EXT_RESULT, INST, KWARGS, LITERAL,
-                     MODULE, SUPER, SYM, VIEW, declared_type, ordered)
+                     MADE_HERE, MODULE, SUPER, SYM, VIEW, declared_type, ordered)
 
 _LITERAL_CONTAINERS = ("list", "tuple", "set", "dictionary", "array", "object")
 #: values of a module-level name whose subscripts functions may fill (`filled_inside`)
@@ -496,7 +496,10 @@ class Resolver(Members, Flows):
         """What the functions `scopes` bind `name` to where they declare it their module's
         (`global name`: `Language.global_scopes`): their assignments, imports and
         definitions of `name`, each read in its function (`from .thread import
-        ThreadPoolExecutor as te; ThreadPoolExecutor = te`)."""
+        ThreadPoolExecutor as te; ThreadPoolExecutor = te`). Only values the
+        repository makes count (`MADE_HERE`): the name is read everywhere in the module,
+        and an outside value bound there (the result of an outside call, an outside
+        module) would turn the module's uses of the name into outside names."""
         m = self.m
         out: set = set()
         for f in scopes:
@@ -512,7 +515,7 @@ class Resolver(Members, Flows):
                     out |= self.def_values(d, depth + 1)
             for row in m.imports_by_scope.get(f, _NO).get(name, ()):
                 out |= self.import_values(row, depth + 1)[0]
-        return out
+        return {v for v in out if v[0] in MADE_HERE}
 
     def filled_inside(self, mod: int, name: str) -> list:
         """The containers the functions of module `mod` fill under `name` without binding
