@@ -337,6 +337,10 @@ UNNAMED = {
                   "        return 2\n\n\nclass Thing:\n    def __init__(self):\n        self.val = Base()\n",
         "app.py": "from lib import Thing\n\n\ndef main():\n    return Thing().val.run()\n",
     }, "lib.py", _append("\n    def brand_new_setter(self):\n        self.val = Other()\n")),
+    "python function declaring a module name global": ({
+        "lib.py": "class Registry:\n    def guess(self):\n        return 1\n\n\n_db = None\n",
+        "app.py": "import lib\n\n\ndef main():\n    return lib._db.guess()\n",
+    }, "lib.py", _append("\n\ndef brand_new_init():\n    global _db\n    _db = Registry()\n")),
     "js default export": ({
         "lib.js": "export function helper() {\n  return 1;\n}\n",
         "app.js": "import thing from './lib.js';\n\nexport function main() {\n  return thing();\n}\n",

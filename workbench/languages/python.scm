@@ -137,6 +137,22 @@
 ; a bare `raise NotImplementedError` (no call): the scope is a template method's step
 ; (`Python.abstract_method`)
 (raise_statement (identifier) @bind.value (#eq? @bind.value "NotImplementedError")) @bind.raise
+; `global x` in a function: the function's bindings of `x` bind the module's `x` (a row per
+; name, value the name; `Python.global_scopes` reads them from the table)
+(global_statement (identifier) @bind.value) @bind.global
+; PEP 562: a module's `def __getattr__(name)` returning a value under `if name == "X":` (or
+; `elif`): a row per such return, named by the text compared, value the expression returned
+; (`Python.getattr_cases`)
+(function_definition name: (identifier) @_f (#eq? @_f "__getattr__")
+  parameters: (parameters . (identifier) @_p)
+  body: (block (if_statement condition: (comparison_operator (identifier) @_n "==" (string) @bind.target)
+                             consequence: (block (return_statement (_) @bind.value))) @bind.getattr_case)
+  (#eq? @_n @_p))
+(function_definition name: (identifier) @_f (#eq? @_f "__getattr__")
+  parameters: (parameters . (identifier) @_p)
+  body: (block (if_statement alternative: (elif_clause condition: (comparison_operator (identifier) @_n "==" (string) @bind.target)
+                                                       consequence: (block (return_statement (_) @bind.value))) @bind.getattr_case))
+  (#eq? @_n @_p))
 (yield (_) @bind.value) @bind.yield
 (lambda body: (_) @bind.value @bind.return)
 (for_statement left: (identifier) @bind.target right: (_) @bind.value) @bind.iter

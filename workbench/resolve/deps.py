@@ -43,7 +43,8 @@ text read otherwise is at worst held where it is not. A kept model holds the tex
 (`Model.symbol_texts`, `RowTexts`), and so does a stored one (`stored`), so that a name no
 text holds is found unused in Python; a name some text holds is looked for in the tables. Additions inside an old class,
 function or variable are not quiet (a class's methods are walked for the attributes
-they set), nor is a JavaScript default export.
+they set), nor is a JavaScript default export, nor a Python `global x` anywhere (a new
+function declaring it binds the module's `x`).
 """
 from __future__ import annotations
 
@@ -271,6 +272,8 @@ def _added_handles(old: Counter, new: Counter) -> set[str] | None:
     parent_of = {r[3]: r[1] for r in added if r[0] == "s" and r[3] not in old_kind}
     handles: set[str] = set()
     for r in added:
+        if r[0] == "b" and r[2] == "global":
+            return None                 # `global x` in a function binds the module's `x`
         scope = anchor = r[1]
         for _ in range(len(parent_of) + 1):      # up to the nearest old symbol
             if anchor not in parent_of:

@@ -40,7 +40,7 @@ from .members import Members
 from .memo import Memo
 from .model import Model
 from .values import (ARGS, BUILTIN, BUILTIN_INST, CONTAINER, EMPTY, EXT, EXT_RESULT, INST, KWARGS, LITERAL,
-                     MODULE, SUPER, SYM, VIEW, declared_type, ordered)
+                     MADE_HERE, MODULE, SUPER, SYM, VIEW, declared_type, ordered)
 
 _LITERAL_CONTAINERS = ("list", "tuple", "set", "dictionary", "array", "object")
 #: values of a module-level name whose subscripts functions may fill (`filled_inside`)
@@ -360,7 +360,8 @@ class Resolver(Members, Flows):
             m.ensure_bindings(m.path.get(s))
         rows = m.binds.get(s, _NO).get(name)
         imps = m.imports_by_scope.get(s, _NO).get(name)
-        if not (defs or rows or imps):
+        glob = rules.declares_globals and m.kind.get(s) == "module" and rules.global_scopes(self, s, name)
+        if not (defs or rows or imps or glob):
             # no definition, binding or import of the name here (most scopes asked)
             return self._unbound_here(s, name, depth, rules, True)
         vals: set = set()
@@ -386,6 +387,11 @@ class Resolver(Members, Flows):
                     continue
                 vals |= self.binding_values(row, depth)
             how = how or "inferred"
+        if glob:
+            got = self.declared_values(glob, name, depth)
+            if got:
+                vals |= got
+                how = how or "inferred"
         if imps:
             via_any, alias_any = False, False
             for row in imps:
@@ -485,6 +491,31 @@ class Resolver(Members, Flows):
             got = rules.global_value(self, s, m.module_of(s), name, depth)
             return got if got is not None else (EMPTY, "unresolved")
         return frozenset(vals), "inferred"
+
+    def declared_values(self, scopes, name: str, depth: int) -> set:
+        """What the functions `scopes` bind `name` to where they declare it their module's
+        (`global name`: `Language.global_scopes`): their assignments, imports and
+        definitions of `name`, each read in its function (`from .thread import
+        ThreadPoolExecutor as te; ThreadPoolExecutor = te`). Only values the
+        repository makes count (`MADE_HERE`): the name is read everywhere in the module,
+        and an outside value bound there (the result of an outside call, an outside
+        module) would turn the module's uses of the name into outside names."""
+        m = self.m
+        out: set = set()
+        for f in scopes:
+            if m.lazy:                    # incremental runs load bindings per file
+                m.ensure_bindings(m.path.get(f))
+            self.memo.read(f)
+            rows = m.binds.get(f, _NO).get(name)
+            if rows:
+                for row in self._rebound.get((f, name)) or self._rebind(f, name, rows):
+                    out |= self.binding_values(row, depth + 1)
+            for d in m.children.get(f, _NO).get(name, ()):
+                if m.kind.get(d) in NAMESPACE_KINDS:
+                    out |= self.def_values(d, depth + 1)
+            for row in m.imports_by_scope.get(f, _NO).get(name, ()):
+                out |= self.import_values(row, depth + 1)[0]
+        return {v for v in out if v[0] in MADE_HERE}
 
     def filled_inside(self, mod: int, name: str) -> list:
         """The containers the functions of module `mod` fill under `name` without binding
@@ -643,6 +674,10 @@ class Resolver(Members, Flows):
             m.ensure_bindings(m.path.get(mid))
         for row in m.binds.get(mid, _NO).get(name, ()):
             vals |= self.binding_values(row, depth + 1)
+        if rules.declares_globals:
+            glob = rules.global_scopes(self, mid, name)
+            if glob:
+                vals |= self.declared_values(glob, name, depth)
         if name in m.elements.get(mid, _NO):
             vals.add((CONTAINER, mid, name))
         if any(v[0] in _FILLABLE for v in vals):

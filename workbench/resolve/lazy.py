@@ -23,7 +23,7 @@ from .columns import cols
 
 #: bindings kinds `Bindings._add_rows` puts in no index (`raise`: `Python.abstract_method`
 #: reads them from the table)
-_UNGROUPED = frozenset({"raise"})
+_UNGROUPED = frozenset({"raise", "global", "getattr_case"})
 
 
 class LazyBindings:

@@ -70,6 +70,10 @@ REPO_CODE = frozenset({SYM, BOUND})
 OUTSIDE = frozenset({EXT, BUILTIN})
 #: values whose elements the evaluator can list
 CONTAINERS = frozenset({CONTAINER, LITERAL, ELEMENTS})
+#: values the repository makes: its code, its modules, instances of its classes, the
+#: containers and builtin-type instances its code builds; not an outside function,
+#: module or name, nor what one returns (`EXT`, `EXT_RESULT`, `BUILTIN`)
+MADE_HERE = frozenset({SYM, BOUND, INST, MODULE, BUILTIN_INST}) | CONTAINERS
 
 EMPTY = frozenset()
 

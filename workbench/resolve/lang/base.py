@@ -178,6 +178,14 @@ class Language:
         for the generic one (definitions, bindings, imports of the module)."""
         return None
 
+    #: whether functions may bind names of their module (`global_scopes`)
+    declares_globals: bool = False
+
+    def global_scopes(self, ev, mid: int, name: str) -> tuple | list:
+        """The scopes of module `mid` whose bindings of `name` bind the module's `name`
+        (Python's `global name` in a function), in source order."""
+        return ()
+
     def module_attr_missing(self, ev, mid: int, name: str, depth: int) -> tuple[set, bool]:
         """`name` in module `mid` when the generic rule found nothing (submodules, star
         imports, the rest of a package)."""

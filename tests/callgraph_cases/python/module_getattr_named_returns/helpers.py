@@ -1,0 +1,3 @@
+class Helper:
+    def run(self):
+        return "ran"
