@@ -155,7 +155,9 @@ def test_runner_records_a_failing_notebook_and_goes_on(tmp_path, monkeypatch, ca
     out = capsys.readouterr().out
     assert code == 1
     assert "01_bad.ipynb" in out and "FAILED: " in out and "ValueError: broken on purpose" in out
+    assert "[at cell 2 (raise ValueError('broken on purpose'))]" in out      # which cell stopped it
     assert "02_slow.ipynb" in out and "over the time limit of 8s" in out
+    assert "did not finish in its time [at cell 1 (import time)]" in out
     assert "03_good.ipynb" in out and "1 of 3 notebooks ran; failed: 01_bad, 02_slow" in out
     assert time.perf_counter() - t0 < 55                      # the sleep was cut at the limit
     ran = nbformat.read(tmp_path / "out" / "01_bad.ipynb", as_version=4)

@@ -272,8 +272,17 @@ def _error_summary(exc: BaseException) -> str:
     import re
     text = re.sub(r"\x1b\[[0-9;]*m", "", str(exc)).strip()      # no terminal colours
     lines = [ln for ln in text.splitlines() if ln.strip()]
+    if type(exc).__name__ == "CellTimeoutError":      # its text ends in a preview of the cell
+        return "CellTimeoutError: the cell did not finish in its time"
     tail = lines[-1] if lines else type(exc).__name__
     return f"{type(exc).__name__}: {tail}"[:300]
+
+
+def _cell_label(index: int, cell) -> str:
+    """`cell 3 (first line)`: which cell of the run stopped it (counted from 1, the injected
+    parameters included, as in the executed copy)."""
+    first = next((ln.strip() for ln in str(cell.get("source", "")).splitlines() if ln.strip()), "")
+    return f"cell {index + 1} ({first[:60]})"
 
 
 def execute(path, params: dict | None = None, *, timeout: int = 300, cwd=None,
@@ -299,8 +308,13 @@ def execute(path, params: dict | None = None, *, timeout: int = 300, cwd=None,
             return timeout
         return max(1, int(min(timeout, deadline - time.perf_counter())))
 
+    current = {}
+
+    def started(cell, cell_index, **_):
+        current["at"] = _cell_label(cell_index, cell)
+
     client = NotebookClient(nb, timeout=timeout, timeout_func=cell_timeout, kernel_name="python3",
-                            startup_timeout=120, shutdown_kernel="immediate",
+                            startup_timeout=120, shutdown_kernel="immediate", on_cell_start=started,
                             resources={"metadata": {"path": str(cwd or path.parent)}})
     error = None
     try:
@@ -309,6 +323,8 @@ def execute(path, params: dict | None = None, *, timeout: int = 300, cwd=None,
         if raise_errors:
             raise
         error = _error_summary(exc)
+        if "at" in current:
+            error += f" [at {current['at']}]"
         if deadline is not None and time.perf_counter() >= deadline - 1:
             error = f"over the time limit of {time_limit:g}s ({error})"
     finally:
