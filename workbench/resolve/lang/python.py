@@ -13,7 +13,7 @@ from ..kinds import CLASS_KINDS, FUNCTION_KINDS
 from ..values import (BOUND, BUILTIN, BUILTIN_INST, CONTAINER, ELEMENTS, EXT, INST, LITERAL, SUPER, SYM,
                       Param,
                       annotated_type, declared_type, ordered)
-from . import python_fills
+from . import python_fills, python_globals
 from .base import Language
 from .python_names import attr_names, name_text
 
@@ -610,61 +610,10 @@ class Python(Language):
             got, _ = self.import_member(ev, row, name, depth + 1)
             if got:
                 return got, True
-        return self._module_getattr(ev, mid, name, depth), False
-
-    def _module_getattr(self, ev, mid, name, depth) -> set:
-        """PEP 562: an attribute module `mid` does not define, when the module defines
-        `def __getattr__(name)`, is what that function returns under `if name == "X":`
-        (`elif` too) for the name asked: the returned expression read in the function.
-        Nothing for a name no such comparison names (what else the function returns, a
-        `getattr(module, name)` of a lazy-import table, is not read)."""
-        m = ev.m
-        fns = [c for c in m.children.get(mid, {}).get("__getattr__", ()) if m.kind.get(c) in FUNCTION_KINDS]
-        if not fns:
-            return set()
-        fn = fns[-1]                    # a name defined twice: the later definition
-        ev.memo.read(fn)
-        texts = self._declared(m)[1].get(fn, {}).get(name)
-        out: set = set()
-        for t in texts or ():
-            out |= ev.eval_text(fn, t, depth=depth + 1)[0]
-        return out
+        return python_globals.module_getattr(ev, mid, name, depth), False
 
     def global_scopes(self, ev, mid, name):
-        got = self._declared(ev.m)[0].get(mid)
-        return got.get(name, ()) if got else ()
-
-    @staticmethod
-    def _declared(m) -> tuple[dict, dict]:
-        """(module -> name -> the scopes declaring `global name` in it, in source order;
-        module `__getattr__` function -> name compared -> the expressions it returns under
-        `if name == "X":`), from the bindings rows of kinds `global` and `getattr_case`
-        (which no per-scope index holds: a few hundred on the standard library), read
-        once per model; a refreshed model reads them again."""
-        got = m.ext.get("python.declared")
-        if got is None:
-            rows = m.con.execute("""SELECT src_id, kind, name, value FROM bindings
-                                    WHERE kind IN ('global', 'getattr_case')
-                                    ORDER BY path, line, rowid""").fetchall()
-            globs: dict = {}
-            cases: dict = {}
-            for src, kind, name, value in rows:
-                scope = m.ns(src)
-                if scope is None or m.fam.get(scope) != "python" or not value:
-                    continue
-                if kind == "global":
-                    mod = m.module_of(scope)
-                    if mod is None or mod == scope:
-                        continue
-                    scopes = globs.setdefault(mod, {}).setdefault(value, [])
-                    if scope not in scopes:
-                        scopes.append(scope)
-                elif m.kind.get(m.parent.get(scope)) == "module":
-                    key = string_value(name or "")
-                    if key:
-                        cases.setdefault(scope, {}).setdefault(key, []).append(value)
-            got = m.ext["python.declared"] = (globs, cases)
-        return got
+        return python_globals.global_scopes(ev.m, mid, name)
 
     def resolve_import(self, ev, row):
         m = ev.m
@@ -838,7 +787,7 @@ class Python(Language):
 
     def before_helper(self, m) -> None:
         self._not_implemented(m)
-        self._declared(m)
+        python_globals.declared(m)
         python_fills.outside_fills(m)
 
     def outside_fills(self, m) -> dict:

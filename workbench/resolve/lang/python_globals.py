@@ -1,0 +1,70 @@
+"""Python module names bound from inside functions: `global name` declarations and PEP 562
+module `__getattr__` branches, read from the bindings rows of kinds `global` and
+`getattr_case` (which no per-scope index holds: a few hundred on the standard library),
+once per model; a refreshed model reads them again.
+
+`global_scopes` gives the functions whose bindings of a name bind their module's name
+(`Resolver.declared_values` evaluates them); `module_getattr` the value a module's
+`__getattr__` returns for a name it compares with (`if name == "X": return ...`).
+"""
+from __future__ import annotations
+
+from ..exprs import string_value
+from ..kinds import FUNCTION_KINDS
+
+_KEY = "python.declared"
+
+
+def declared(m) -> tuple[dict, dict]:
+    """(module -> name -> the scopes declaring `global name` in it, in source order;
+    module `__getattr__` function -> name compared -> the expressions it returns under
+    `if name == "X":`)."""
+    got = m.ext.get(_KEY)
+    if got is None:
+        rows = m.con.execute("""SELECT src_id, kind, name, value FROM bindings
+                                WHERE kind IN ('global', 'getattr_case')
+                                ORDER BY path, line, rowid""").fetchall()
+        globs: dict = {}
+        cases: dict = {}
+        for src, kind, name, value in rows:
+            scope = m.ns(src)
+            if scope is None or m.fam.get(scope) != "python" or not value:
+                continue
+            if kind == "global":
+                mod = m.module_of(scope)
+                if mod is None or mod == scope:
+                    continue
+                scopes = globs.setdefault(mod, {}).setdefault(value, [])
+                if scope not in scopes:
+                    scopes.append(scope)
+            elif m.kind.get(m.parent.get(scope)) == "module":
+                key = string_value(name or "")
+                if key:
+                    cases.setdefault(scope, {}).setdefault(key, []).append(value)
+        got = m.ext[_KEY] = (globs, cases)
+    return got
+
+
+def global_scopes(m, mid: int, name: str):
+    """The scopes of module `mid` declaring `global name`, in source order."""
+    got = declared(m)[0].get(mid)
+    return got.get(name, ()) if got else ()
+
+
+def module_getattr(ev, mid: int, name: str, depth: int) -> set:
+    """PEP 562: an attribute module `mid` does not define, when the module defines
+    `def __getattr__(name)`, is what that function returns under `if name == "X":`
+    (`elif` too) for the name asked: the returned expression read in the function.
+    Nothing for a name no such comparison names (what else the function returns, a
+    `getattr(module, name)` of a lazy-import table, is not read)."""
+    m = ev.m
+    fns = [c for c in m.children.get(mid, {}).get("__getattr__", ()) if m.kind.get(c) in FUNCTION_KINDS]
+    if not fns:
+        return set()
+    fn = fns[-1]                    # a name defined twice: the later definition
+    ev.memo.read(fn)
+    texts = declared(m)[1].get(fn, {}).get(name)
+    out: set = set()
+    for t in texts or ():
+        out |= ev.eval_text(fn, t, depth=depth + 1)[0]
+    return out
