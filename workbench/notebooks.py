@@ -297,6 +297,8 @@ def execute(path, params: dict | None = None, *, timeout: int = 300, cwd=None,
     """
     import nbformat
     from nbclient import NotebookClient
+
+    from .shellwait import slice_shell_waits
     path = Path(path)
     nb = nbformat.read(path, as_version=4)
     inject_parameters(nb, params or {})
@@ -313,8 +315,12 @@ def execute(path, params: dict | None = None, *, timeout: int = 300, cwd=None,
     def started(cell, cell_index, **_):
         current["at"] = _cell_label(cell_index, cell)
 
+    def kernel_ready(**_):          # replies read within a slice even when a wake-up is lost
+        slice_shell_waits(client.kc)
+
     client = NotebookClient(nb, timeout=timeout, timeout_func=cell_timeout, kernel_name="python3",
                             startup_timeout=120, shutdown_kernel="immediate", on_cell_start=started,
+                            on_notebook_start=kernel_ready,
                             resources={"metadata": {"path": str(cwd or path.parent)}})
     error = None
     try:
