@@ -83,7 +83,8 @@ class Flows:
                 if new:
                     cls = m.enclosing_class(v[1]) if k == "constructor" else None
                     return {(INST, cls)} if cls else set()
-                return self.returns_of(v[1], depth + 1)
+                got = self.rules(m.fam.get(v[1])).call_function(self, v, args, scope, depth)
+                return got if got is not None else self.returns_of(v[1], depth + 1)
             return set()
         if t == MODULE:
             got, _ = self.module_attr(v[1], "default", depth + 1)

@@ -212,6 +212,13 @@ class Language:
         """Values a call of `name` outside the repository returns."""
         return {(EXT_RESULT, name)}
 
+    def call_function(self, ev, f: tuple, args: str, scope: int, depth: int) -> set | None:
+        """Values a call of the repository's function value `f` (SYM or BOUND) with `args`
+        (as written in `scope`) returns when this language reads that call itself (Python:
+        `importlib.import_module` and functions handing a parameter on to it); None: its
+        returns (`Flows.returns_of`)."""
+        return None
+
     def constructor(self, ev, cls: int) -> int | None:
         """The constructor an instantiation of `cls` runs."""
         return None

@@ -8,14 +8,14 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
-from ..exprs import first_arg, match_bracket, parse_chain, split_top, string_value
+from ..exprs import first_arg, match_bracket, parse_chain, split_top
 from ..kinds import CLASS_KINDS, FUNCTION_KINDS
 from ..values import (BOUND, BUILTIN, BUILTIN_INST, CONTAINER, ELEMENTS, EXT, INST, LITERAL, SUPER, SYM,
                       Param,
                       annotated_type, declared_type, ordered)
-from . import python_fills, python_globals
+from . import python_fills, python_globals, python_import_module
 from .base import Language
-from .python_names import attr_names, name_text
+from .python_names import attr_names
 
 
 
@@ -209,33 +209,6 @@ class _Modules:
 # is a member, an instance of the class
 _ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.Flag", "enum.IntFlag",
                          "enum.StrEnum", "enum.ReprEnum"})
-
-
-def _imported_modules(m, parts: list[str]) -> set:
-    """The repository's modules `importlib.import_module(name[, package])` may return: the
-    module named (`"plugins.alpha"`, or `".alpha"` relative to a literal package), or, for a
-    name built from a literal prefix (`"plugins." + name`, `f"plugins.{name}"`), each module
-    directly under it. Files added or removed make a full run, so no lookup is noted."""
-    if not parts:
-        return set()
-    got = name_text(parts[0].strip())
-    if got is None:
-        return set()
-    text, prefix = got
-    if text.startswith("."):
-        package = string_value(parts[1].strip()) if len(parts) > 1 else None
-        if not package:
-            return set()
-        text = package + text
-    if prefix and not text.endswith("."):
-        return set()
-    out = set()
-    for i in m.file_module.values():
-        q = m.qual.get(i) or ""
-        if (q == text if not prefix else q.startswith(text) and "." not in q[len(text):]) \
-                and m.fam.get(i) == "python":
-            out.add((SYM, i))
-    return out
 
 
 class Python(Language):
@@ -581,8 +554,14 @@ class Python(Language):
                 if sub is not None:
                     return {(SYM, sub)}, False
                 return ({(EXT, f"{dotted}.{name}")} if not (row["module"] or "").startswith(".") else set()), False
+            sub = self.module(m, f"{dotted}.{name}")
+            if sub is not None and mid == m.file_module.get(row["path"]):
+                # `from . import x` in the package's own `__init__` (`try: import _c as x`
+                # / `except ImportError: from . import x`): the submodule
+                return {(SYM, sub)}, False
             got, via = ev.module_attr(mid, name, depth + 1)
-            return got, via
+            # the package's attribute being that submodule is no re-export
+            return got, via and not (sub is not None and got == {(SYM, sub)})
         if alias:                                  # import a.b as c
             mid = self.module(m, dotted)
             return ({(SYM, mid)} if mid is not None else {(EXT, dotted)}), False
@@ -622,11 +601,14 @@ class Python(Language):
         how = "import"
         if row["name"] and row["name"] != "*" and mid is not None:
             sub = self.module(m, f"{dotted}.{row['name']}")
-            vals, via = ev.module_attr(mid, row["name"], 0)
+            if sub is not None and mid == m.file_module.get(row["path"]):
+                vals, via = {(SYM, sub)}, False         # `from . import x` in the package itself
+            else:
+                vals, via = ev.module_attr(mid, row["name"], 0)
             if not vals and sub is not None:
                 vals, via = {(SYM, sub)}, False
             if sub is not None and vals == {(SYM, sub)}:
-                mid = sub
+                mid, via = sub, False
             how = "reexport" if via else ("alias" if row["alias"] else "import")
         elif row["name"] and row["name"] != "*" and dotted:
             vals = {(EXT, f"{dotted}.{row['name']}")}
@@ -722,11 +704,16 @@ class Python(Language):
         if name == "functools.wraps":
             # `wraps(f)` is `partial(update_wrapper, ...)`: applied, it calls `update_wrapper`
             return {(EXT, "functools.update_wrapper")}
-        if name == "importlib.import_module":
-            got = _imported_modules(ev.m, split_top(args, (",",)))
-            if got:
+        if name == python_import_module.IMPORT_MODULE:
+            got = python_import_module.imported(self, ev.m, split_top(args, (",",)) if args.strip() else [])
+            if got is not None:
                 return got
         return super().call_external(ev, name, args, scope, depth)
+
+    def call_function(self, ev, f, args, scope, depth):
+        """`importlib.import_module` of the repository's own (the standard library
+        indexed) and functions handing a parameter on to it: `python_import_module`."""
+        return python_import_module.call_result(self, ev, f, args, depth)
 
     def constructor(self, ev, cls):
         r = ev.mro_lookup(cls, "__init__")

@@ -1,0 +1,2 @@
+def getregentry():
+    return ("latin-x", None)
