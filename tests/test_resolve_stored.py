@@ -262,3 +262,72 @@ def test_a_connection_given_stores_a_model_only_for_the_database_it_names(tmp_pa
         con.close()
     assert os.path.exists(stored.path_for(path))
     assert not os.path.exists(stored.path_for(default_db(root)))
+
+
+def _count_loads(monkeypatch) -> list:
+    """The tokens `stored.load` is asked for, in order, each with whether resolution had
+    started then (the loads still happen)."""
+    import workbench.resolve as resolve_pkg
+    calls, resolving = [], []
+    real_load, real_resolve = stored.load, resolve_pkg.resolve_edges
+
+    def counting(path, token, version):
+        calls.append((token, bool(resolving)))
+        return real_load(path, token, version)
+
+    def resolve_edges(*a, **kw):
+        resolving.append(1)
+        try:
+            return real_resolve(*a, **kw)
+        finally:
+            resolving.clear()
+    monkeypatch.setattr(stored, "load", counting)
+    monkeypatch.setattr(resolve_pkg, "resolve_edges", resolve_edges)
+    return calls
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_the_stored_model_is_loaded_once_while_the_files_are_extracted(tmp_path, new_processes,
+                                                                      monkeypatch, jobs):
+    """A run of a new process loads the stored model while its changed files are parsed
+    (by a parser process when `jobs` allows one), once, and resolution uses that model:
+    the same edges as a fresh index. A run whose files were only touched loads nothing."""
+    root = _copy(tmp_path)
+    db = str(tmp_path / "inc.duckdb")
+    index(root, db, jobs=jobs, progress=False)
+    calls = _count_loads(monkeypatch)
+    rng = random.Random(11)
+    for _ in range(3):
+        _edit_one(root, rng)
+        token = _token(db)
+        r = index(root, db, jobs=jobs, progress=False)
+        assert r.resolve_stats.model_stored and r.changed == 1
+        assert calls == [(token, False)]        # before resolution, once
+        calls.clear()
+        _same_as_fresh(root, db, tmp_path)
+    some = sorted(root.rglob("*.py"))[0]
+    st = some.stat()
+    os.utime(some, (st.st_atime, st.st_mtime + 5))      # same bytes, a new time
+    r = index(root, db, jobs=jobs, progress=False)
+    assert r.changed == 0 and r.unchanged > 0 and r.resolve_stats.edges == 0
+    assert calls == []
+
+
+def test_a_preloaded_model_of_another_token_is_not_used(tmp_path, new_processes):
+    """`resolve_edges(preloaded=...)` takes the model only for the database's own token."""
+    from workbench import store
+    from workbench.resolve import resolve_edges
+    root = _copy(tmp_path)
+    db = str(tmp_path / "inc.duckdb")
+    index(root, db, jobs=1, progress=False)
+    path = stored.path_for(db)
+    got = stored.load(path, _token(db), RESOLVER_VERSION)
+    assert got is not None
+    _edit_one(root, random.Random(3))
+    con = store.connect(db)
+    try:
+        stats = resolve_edges(con, ["shop/orders.py"], stored_at=path,
+                              preloaded=("another-token", (None, set())))
+    finally:
+        con.close()
+    assert stats.model_stored       # loaded from the file: the preloaded one was ignored

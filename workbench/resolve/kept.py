@@ -35,6 +35,11 @@ def take(token: str | None):
         return _models.pop(token, None)
 
 
+def holds(token: str | None) -> bool:
+    """Whether a model is kept under `token`."""
+    return token is not None and token in _models
+
+
 def put(token: str, model) -> None:
     """Keep `model` under `token`, dropping the least recently kept beyond `KEEP`."""
     if KEEP <= 0:
@@ -74,4 +79,4 @@ def kept() -> int:
     return len(_models)
 
 
-__all__ = ["KEEP", "new_token", "take", "put", "settle", "forget", "kept"]
+__all__ = ["KEEP", "new_token", "take", "holds", "put", "settle", "forget", "kept"]

@@ -93,7 +93,8 @@ class ResolveStats:
 def resolve_edges(con, changed_paths=None, *, full: bool | None = None,
                   progress: bool = False, before: deps.Before | None = None,
                   processes: int | None = None, private: bool = False,
-                  stored_at: str | None = None, meta: dict | None = None) -> ResolveStats:
+                  stored_at: str | None = None, meta: dict | None = None,
+                  preloaded: tuple | None = None) -> ResolveStats:
     """Resolve calls/imports/inherits/implements edges and imports.resolved_path.
 
     `changed_paths=None` (or a database never resolved by this version) resolves
@@ -115,11 +116,13 @@ def resolve_edges(con, changed_paths=None, *, full: bool | None = None,
     `meta`: values the caller writes into `meta` in the same transaction, written with the
     run's own in one statement when the run writes those (`ResolveStats.wrote_meta`; a run
     with nothing to do writes none).
+    `preloaded`: (token, what `stored.load(stored_at, token, ...)` gave), loaded by the
+    caller beforehand; used in place of loading it when `token` is the database's.
     """
     with gc_paused():                 # millions of small tuples, no cycles: skip the collector
         return _resolve_edges(con, changed_paths, full, progress, before,
                               processes if processes is not None else min(2, os.cpu_count() or 1), private,
-                              stored_at, meta)
+                              stored_at, meta, preloaded)
 
 
 PROGRESS_MIN_EDGES = 20_000
@@ -134,7 +137,7 @@ PRIVATE_COMMIT_MIN_ROWS = 50_000
 def _resolve_edges(con, changed_paths, full, progress: bool = False,
                    before: deps.Before | None = None, processes: int | None = None,
                    private: bool = False, stored_at: str | None = None,
-                   meta: dict | None = None) -> ResolveStats:
+                   meta: dict | None = None, preloaded: tuple | None = None) -> ResolveStats:
     t0 = time.perf_counter()
     stats = ResolveStats()
     metas = store.get_metas(con, "resolver_version", "resolve_token")
@@ -155,7 +158,8 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
     # database's token leads back to it, refreshed for what changed since as well
     since: set[str] = set()
     if model is None and not full:
-        got = stored.load(stored_at, found, RESOLVER_VERSION)
+        got = (preloaded[1] if preloaded is not None and preloaded[0] == found
+               else stored.load(stored_at, found, RESOLVER_VERSION))
         if got is not None:
             model, since = got
             stats.model_stored = True
