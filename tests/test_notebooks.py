@@ -103,17 +103,22 @@ def tour_on_pyshop(tmp_path_factory):
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_notebook_executes_on_its_default_sample(name, tmp_path, request):
+def test_notebook_executes_on_its_default_sample(name, tmp_path, request, monkeypatch):
     # 05 teaches on the standard library: its default (SMALL: a copy of the lesson modules);
     # 07 builds a corpus of every sample (in tmp_path, not the user cache)
     repo = None if name in ("05_context_engineering", "07_corpus") else sample_repo("pyshop")
     extra = {"CORPUS": str(tmp_path / "corpus")} if name == "07_corpus" else {}
+    kernel_tmp = tmp_path / "kernel-tmp"        # the kernel's temporary files go here
+    kernel_tmp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(kernel_tmp))
     if name == "00_tour":               # the same inputs as test_tour_output_...: one run
         nb = request.getfixturevalue("tour_on_pyshop")
     else:
         nb = _run(name, repo, tmp_path, **extra)
     text = _outputs(nb)
     assert "Traceback" not in text
+    # 03 records a call log in a temporary folder; nothing of it may stay behind
+    assert not list(kernel_tmp.rglob("calls.duckdb*")), sorted(p.name for p in kernel_tmp.iterdir())
 
 
 @pytest.mark.parametrize("sample", OTHER_SAMPLES)

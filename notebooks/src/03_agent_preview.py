@@ -152,11 +152,14 @@ from workbench.views.registry import typed_args
 from workbench.views.replay import replay
 from workbench.widgets.session import parse_call
 
-if LOG is None:
-    LOG = str(Path(tempfile.mkdtemp()) / "calls.duckdb")
-    calls = [parse_call(c) for c in CALLS]
-    run_calls(wb, [(tool, typed_args(tool, args)) for tool, args in calls], log=LOG)
-log = calllog.load(LOG)
+if LOG is None:      # record into a temporary folder, removed once the log is read
+    with tempfile.TemporaryDirectory(prefix="workbench-calls-") as folder:
+        recorded = str(Path(folder) / "calls.duckdb")
+        calls = [parse_call(c) for c in CALLS]
+        run_calls(wb, [(tool, typed_args(tool, args)) for tool, args in calls], log=recorded)
+        log = calllog.load(recorded)
+else:
+    log = calllog.load(LOG)
 log[["session", "turn", "tool", "arguments", "tokens", "cumulative_tokens", "cut", "stale",
      "repeat_of", "elapsed_ms"]]
 
