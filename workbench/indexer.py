@@ -727,10 +727,10 @@ def _prefetcher(con, work: list, removed: list, root: str, max_bytes: int,
     this process: the process keeps the model of the database's state, which holds no
     bindings yet (`Model.first_prefetch`), and a few files' content changed, none added or
     removed (an incremental run, resolved in this process). Its resolution would prefetch
-    what those files read last time (one scan of the bindings table: ~0.1 s on the standard
-    library, most of what the next runs, whose model holds those rows, spend less);
-    meanwhile this thread extracts and stores them. Not for a `private` run, which commits
-    its rows before resolution."""
+    what those files read last time (one scan of the bindings table and the rows made
+    Python objects: ~0.1 s of CPU on the standard library, which the next runs, whose
+    model holds those rows, do not spend); the thread does it while this one extracts and
+    stores the files. Not for a `private` run, which commits its rows before resolution."""
     if private or removed or len(work) > POOL_MIN_FILES or any(sha is None for _, sha in work):
         return None
     from .resolve import RESOLVER_VERSION, kept
