@@ -480,3 +480,70 @@ def test_kept_model_follows_a_header_turning_cpp(tmp_path, checked):
         report = _index_and_check(root, db, fresh_db)
         assert report.resolve_stats.model_kept and language() == lang
     assert len(checked) == 2
+
+
+def _most_read_file(root: Path, db: str) -> tuple[Path, list[str]]:
+    """The file of `db` whose last resolution read the most other files, and those files."""
+    with duckdb.connect(db, read_only=True) as con:
+        path, files = con.execute("""SELECT path, files FROM resolve_deps WHERE path LIKE '%.py'
+                                     ORDER BY len(files) DESC, path LIMIT 1""").fetchall()[0]
+    return root / path, sorted(set(files) - {path})
+
+
+def test_the_first_run_after_a_full_index_prefetches_while_it_stores(tmp_path, checked, monkeypatch):
+    """The first incremental run after a full index in this process takes what the changed
+    file's last resolution read (`Model.prefetch_before`) in a thread while it extracts and
+    stores (`indexer._Prefetch`), before the kept model is refreshed: the run's own prefetch
+    then finds those files' rows loaded. The refreshed model equals a fresh one (`checked`),
+    the edges a fresh index's."""
+    import threading
+    root, db = _pyshop_kept(tmp_path)
+    path, read = _most_read_file(root, db)
+    assert read
+    rel = str(path.relative_to(root))
+    early, held = [], []
+    real_before, real_prefetch = Model.prefetch_before, Model.prefetch
+
+    def prefetch_before(self, con, paths, keys):
+        early.append((threading.current_thread().name, sorted(paths)))
+        return real_before(self, con, paths, keys)
+
+    def prefetch(self, paths, keys, resolving=None):
+        held.append(set(self._lazy_loaded))
+        return real_prefetch(self, paths, keys, resolving)
+
+    monkeypatch.setattr(Model, "prefetch_before", prefetch_before)
+    monkeypatch.setattr(Model, "prefetch", prefetch)
+    path.write_text(path.read_text(encoding="utf-8") + _ADD[".py"], encoding="utf-8")
+    st = path.stat()
+    os.utime(path, (st.st_atime, st.st_mtime + 5))
+    report = _index_and_check(root, db, str(tmp_path / "fresh.duckdb"))
+    assert report.resolve_stats.model_kept and report.changed_paths == [rel]
+    assert len(early) == 1 and early[0][0] == "workbench-prefetch" and set(read) <= set(early[0][1])
+    assert held and set(read) <= held[0]        # loaded before the run's own prefetch
+    assert checked == [[rel]]
+    # the next run's model holds bindings: no prefetch of its own
+    path.write_text(path.read_text(encoding="utf-8") + "\n\ndef _again():\n    return 1\n", encoding="utf-8")
+    os.utime(path, (st.st_atime, st.st_mtime + 10))
+    assert index(root, db, jobs=1, progress=False).resolve_stats.model_kept
+    assert len(early) == 1
+    kept.forget()
+
+
+def test_a_prefetch_that_fails_lets_the_kept_model_go(tmp_path, monkeypatch):
+    """A prefetch before the refresh that fails part-way (`indexer._Prefetch`) leaves the
+    model half loaded: the run builds its model afresh, and its edges equal a fresh index's."""
+    root, db = _pyshop_kept(tmp_path)
+    path, _ = _most_read_file(root, db)
+
+    def broken(self, con, paths, keys):
+        self._lazy_loaded.add(sorted(paths)[0])
+        raise RuntimeError("prefetch failed")
+
+    monkeypatch.setattr(Model, "prefetch_before", broken)
+    path.write_text(path.read_text(encoding="utf-8") + _ADD[".py"], encoding="utf-8")
+    st = path.stat()
+    os.utime(path, (st.st_atime, st.st_mtime + 5))
+    report = _index_and_check(root, db, str(tmp_path / "fresh.duckdb"))
+    assert not report.resolve_stats.model_kept and not report.resolve_stats.full
+    kept.forget()

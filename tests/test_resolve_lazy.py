@@ -221,7 +221,7 @@ def test_an_edit_adding_a_call_text_a_reader_of_its_arguments_sees(tmp_path, mon
     monkeypatch.setattr(Model, "_prefetch_named_args",
                         lambda self, ks: (asked.append(list(ks)), named(self, ks))[1])
     monkeypatch.setattr(Model, "_prefetch_in_one_scan",         # files and names in one scan
-                        lambda self, ps, ks: (asked.append(list(ks)), one_scan(self, ps, ks))[1])
+                        lambda self, ps, ks, *con: (asked.append(list(ks)), one_scan(self, ps, ks, *con))[1])
     with open(root / "a.py", "a", encoding="utf-8") as fh:
         fh.write(_A_MORE)
     import os

@@ -35,6 +35,15 @@ def take(token: str | None):
         return _models.pop(token, None)
 
 
+def peek(token: str | None):
+    """The model kept under `token`, left kept (None if none): for work on it before the
+    run that takes it (`indexer._prefetcher`)."""
+    if token is None:
+        return None
+    with _lock:
+        return _models.get(token)
+
+
 def holds(token: str | None) -> bool:
     """Whether a model is kept under `token`."""
     return token is not None and token in _models
@@ -79,4 +88,4 @@ def kept() -> int:
     return len(_models)
 
 
-__all__ = ["KEEP", "new_token", "take", "holds", "put", "settle", "forget", "kept"]
+__all__ = ["KEEP", "new_token", "take", "peek", "holds", "put", "settle", "forget", "kept"]

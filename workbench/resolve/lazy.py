@@ -24,6 +24,9 @@ from .columns import cols
 #: bindings kinds `Bindings._add_rows` puts in no index (`raise`: `Python.abstract_method`
 #: reads them from the table)
 _UNGROUPED = frozenset({"raise", "global", "getattr_case"})
+# the columns `_prefetch_in_one_scan` reads
+_SCAN_COLS = ("src_id, kind, name, value, value_type, value_id, line, path, rowid AS rid, "
+              "(kind = 'arg')::TINYINT AS is_arg")
 
 
 class LazyBindings:
@@ -97,20 +100,26 @@ class LazyBindings:
                     got[key].append((scope, kind, name, value, vtype, vid, line))
             self.args_by_callee.update(got)
 
-    def _prefetch_in_one_scan(self, paths: list[str], keys: list[str]) -> None:
+    def _prefetch_in_one_scan(self, paths: list[str], keys: list[str], con=None) -> None:
         """`prefetch` of a model that knows the argument rows' names (`_arg_names`): the
         files' rows and the keys' argument rows in one scan of the table, unsorted (DuckDB's
         sort cost a fifth of the query), put in the bulk load's order (path, line, row id)
-        here. The same rows as the two queries of `prefetch` and `_prefetch_named_args`."""
-        import numpy as np
+        here. The same rows as the two queries of `prefetch` and `_prefetch_named_args`.
+        `con`: the connection to read through (default the model's)."""
         names = self._arg_names
         key_of = {name: key for key in keys for name in names.get(key, ())}
-        tbl = self.con.sql("""SELECT src_id, kind, name, value, value_type, value_id, line, path,
-                                     rowid AS rid, (kind = 'arg')::TINYINT AS is_arg
-                              FROM bindings
-                              WHERE CASE WHEN kind = 'arg' THEN name IN (SELECT unnest($n::VARCHAR[]))
-                                         ELSE path IN (SELECT unnest($p::VARCHAR[])) END""",
+        tbl = (con or self.con).sql(f"""SELECT {_SCAN_COLS} FROM bindings
+                               WHERE CASE WHEN kind = 'arg' THEN name IN (SELECT unnest($n::VARCHAR[]))
+                                          ELSE path IN (SELECT unnest($p::VARCHAR[])) END""",
                            params={"p": paths, "n": sorted(key_of)}).to_arrow_table().combine_chunks()
+        self._take_scanned(tbl, paths, keys, key_of)
+
+    def _take_scanned(self, tbl, paths: list[str], keys: list[str], key_of: dict[str, str]) -> None:
+        """The rows of `tbl` (columns `_SCAN_COLS`: the files' rows but their argument
+        rows, and the argument rows whose name `key_of` maps to a key of `keys`, in any
+        order) put in the bulk load's order and held back per scope; the keys' argument
+        rows by callee."""
+        import numpy as np
         self._lazy_loaded.update(paths)
         got: dict[str, list[tuple]] = {k: [] for k in keys}
         if tbl.num_rows:
@@ -147,6 +156,24 @@ class LazyBindings:
                 if scope is not None:
                     got[key_of[name]].append((scope, "arg", name, value, vtype, vid, line))
         self.args_by_callee.update(got)
+
+    def first_prefetch(self) -> bool:
+        """Whether this model holds no bindings yet and knows the argument rows' names: a
+        model a full run left (`release_bindings`), before its first incremental run, whose
+        indexer may then prefetch while it extracts and stores (`prefetch_before`)."""
+        return (not self._bind_loaded and not self._lazy_loaded and not self.args_by_callee
+                and not self._pending and self._arg_names is not None)
+
+    def prefetch_before(self, con, paths, callee_keys) -> None:
+        """`prefetch` through `con` before `refresh`, the rows read as the model was built
+        (the run's own writes not yet visible to `con`: another cursor of the run's
+        database): as the rows a kept model's last run loaded, which `refresh` then swaps
+        for the changed files' new ones. The rows and their order are those
+        `_prefetch_in_one_scan` gives."""
+        paths = sorted(set(paths) - self._lazy_loaded)
+        keys = sorted(k for k in set(callee_keys) if k and k not in self.args_by_callee)
+        if paths or keys:
+            self._prefetch_in_one_scan(paths, keys, con)
 
     def _prefetch_named_args(self, keys: list[str]) -> None:
         """The argument rows of calls to `keys`, found by their names (`_arg_names`): every

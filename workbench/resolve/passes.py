@@ -94,7 +94,7 @@ def resolve_edges(con, changed_paths=None, *, full: bool | None = None,
                   progress: bool = False, before: deps.Before | None = None,
                   processes: int | None = None, private: bool = False,
                   stored_at: str | None = None, meta: dict | None = None,
-                  preloaded: tuple | None = None) -> ResolveStats:
+                  preloaded: tuple | None = None, prefetched=None) -> ResolveStats:
     """Resolve calls/imports/inherits/implements edges and imports.resolved_path.
 
     `changed_paths=None` (or a database never resolved by this version) resolves
@@ -118,11 +118,13 @@ def resolve_edges(con, changed_paths=None, *, full: bool | None = None,
     with nothing to do writes none).
     `preloaded`: (token, what `stored.load(stored_at, token, ...)` gave), loaded by the
     caller beforehand; used in place of loading it when `token` is the database's.
+    `prefetched`: the caller's prefetch for the kept model (`indexer._Prefetch`), waited
+    for before the model is refreshed; one that failed part-way lets the model go.
     """
     with gc_paused():                 # millions of small tuples, no cycles: skip the collector
         return _resolve_edges(con, changed_paths, full, progress, before,
                               processes if processes is not None else min(2, os.cpu_count() or 1), private,
-                              stored_at, meta, preloaded)
+                              stored_at, meta, preloaded, prefetched)
 
 
 PROGRESS_MIN_EDGES = 20_000
@@ -137,7 +139,8 @@ PRIVATE_COMMIT_MIN_ROWS = 50_000
 def _resolve_edges(con, changed_paths, full, progress: bool = False,
                    before: deps.Before | None = None, processes: int | None = None,
                    private: bool = False, stored_at: str | None = None,
-                   meta: dict | None = None, preloaded: tuple | None = None) -> ResolveStats:
+                   meta: dict | None = None, preloaded: tuple | None = None,
+                   prefetched=None) -> ResolveStats:
     t0 = time.perf_counter()
     stats = ResolveStats()
     metas = store.get_metas(con, "resolver_version", "resolve_token")
@@ -154,6 +157,8 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
     # for the changed files in an incremental run, let go before a full one builds its own
     found = metas.get("resolve_token")
     model = kept.take(found)
+    if prefetched is not None and not prefetched.wait() and prefetched.model is model:
+        model = None                    # its bindings half loaded: built afresh
     # a process keeping none (a new one): the model a run of another process stored, when the
     # database's token leads back to it, refreshed for what changed since as well
     since: set[str] = set()
