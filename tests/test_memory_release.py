@@ -61,13 +61,13 @@ def test_clear_caches_forgets_parsed_texts_and_parses_the_same_again():
 
 
 def test_large_store_columns_do_not_import_pandas():
-    """`indexer._take` on more rows than `store.PANDAS_FREE_MAX`: pandas stays out of the
+    """`insert._take` on more rows than `store.PANDAS_FREE_MAX`: pandas stays out of the
     process (importing it holds ~35 MB for the rest of the run)."""
     code = """
 import sys
 import numpy as np
 from workbench import store
-from workbench.indexer import _take
+from workbench.insert import _take
 n = store.PANDAS_FREE_MAX + 10
 got = _take(["a.py", "b.py", None], np.arange(n, dtype=np.int64) % 3)
 assert got.to_pylist()[:4] == ["a.py", "b.py", None, "a.py"] and len(got) == n

@@ -493,7 +493,7 @@ def _most_read_file(root: Path, db: str) -> tuple[Path, list[str]]:
 def test_the_first_run_after_a_full_index_prefetches_while_it_stores(tmp_path, checked, monkeypatch):
     """The first incremental run after a full index in this process takes what the changed
     file's last resolution read (`Model.prefetch_before`) in a thread while it extracts and
-    stores (`indexer._Prefetch`), before the kept model is refreshed: the run's own prefetch
+    stores (`readahead.Prefetch`), before the kept model is refreshed: the run's own prefetch
     then finds those files' rows loaded. The refreshed model equals a fresh one (`checked`),
     the edges a fresh index's."""
     import threading
@@ -531,7 +531,7 @@ def test_the_first_run_after_a_full_index_prefetches_while_it_stores(tmp_path, c
 
 
 def test_a_prefetch_that_fails_lets_the_kept_model_go(tmp_path, monkeypatch):
-    """A prefetch before the refresh that fails part-way (`indexer._Prefetch`) leaves the
+    """A prefetch before the refresh that fails part-way (`readahead.Prefetch`) leaves the
     model half loaded: the run builds its model afresh, and its edges equal a fresh index's."""
     root, db = _pyshop_kept(tmp_path)
     path, _ = _most_read_file(root, db)

@@ -7,11 +7,12 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from . import store
+from . import readahead, store
 from .compiled_queries import compiled
 from .extract import FileRows, extract_file
 from .gcpause import gc_paused, release_unused_memory
-from .languages import SPECS, detect, module_path, refine
+from .insert import insert_chunks
+from .languages import SPECS, detect, refine
 from .locations import default_db
 from .safeio import ReadRefused, TooLarge, read_beneath
 from .scan import DEFAULT_MAX_BYTES, ScanEntry, is_binary, scan
@@ -552,10 +553,11 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
     removed = [p for p in known if p not in seen]
 
     # a run that will load the model stored by another process loads it while a parser
-    # process extracts (`_preloader`); the first incremental run after a full one in this
-    # process prefetches the kept model's bindings while it extracts and stores (`_prefetcher`)
-    preload = _preloader(con, stored_at, work, root, max_bytes) if resolve and work else None
-    prefetch = (_prefetcher(con, work, removed, root, max_bytes, private)
+    # process extracts (`readahead.preloader`); the first incremental run after a full one in this
+    # process prefetches the kept model's bindings while it extracts and stores (`readahead.prefetcher`)
+    preload = (readahead.preloader(con, stored_at, work, _changed(root, max_bytes), POOL_MIN_FILES)
+               if resolve and work else None)
+    prefetch = (readahead.prefetcher(con, work, removed, _changed(root, max_bytes), POOL_MIN_FILES, private)
                 if resolve and work and preload is None else None)
     try:
         return _index_rest(con, root, db, scanned, jobs, progress, resolve, max_bytes, meta, private,
@@ -609,7 +611,7 @@ def _index_rest(con, root, db, scanned, jobs, progress, resolve, max_bytes, meta
                 "mtime": store.arrow_array([r.mtime for r in touched_mtime], pa.float64())}),
                 "UPDATE files SET mtime = t.mtime FROM _wb_rows t WHERE files.path = t.path")
         # the ids handed out, written with the run's other meta values at its end (one statement)
-        meta = {**_insert_chunks(con, chunks), **(meta or {})}
+        meta = {**insert_chunks(con, chunks), **(meta or {})}
         # the rows are in DuckDB now: let their Arrow copies go before resolution builds its model
         del chunks, results, fresh, touched_mtime
         if touched_langs & _out_of_line_languages():    # else their marks stand as they are
@@ -656,92 +658,9 @@ def _index_rest(con, root, db, scanned, jobs, progress, resolve, max_bytes, meta
     return report
 
 
-class _Preload:
-    """Loads the resolver's stored model when called (`resolve.stored.load`); `result`:
-    (the database's token it was loaded for, what `load` gave), None until called."""
-
-    def __init__(self, stored_at: str, token: str):
-        self.stored_at, self.token, self.result = stored_at, token, None
-
-    def __call__(self) -> None:
-        from .resolve import RESOLVER_VERSION, stored
-        self.result = (self.token, stored.load(self.stored_at, self.token, RESOLVER_VERSION))
-
-
-def _preloader(con, stored_at: str | None, work: list, root: str, max_bytes: int) -> _Preload | None:
-    """A `_Preload` when an incremental run of this database will load the model another
-    process stored: one is stored for it, none is kept in this process, and a file's
-    content changed (a run whose files were only touched resolves nothing). Loading it
-    (~0.2 s on the standard library) then overlaps extraction. A run that turns out to
-    resolve everything loaded it for nothing."""
-    if stored_at is None or not os.path.exists(stored_at):
-        return None
-    if len(work) <= POOL_MIN_FILES and not any(map(_content_changed, work, [root] * len(work),
-                                                    [max_bytes] * len(work))):
-        return None
-    from .resolve import kept
-    metas = store.get_metas(con, "resolver_version", "resolve_token")
-    token = metas.get("resolve_token")
-    from .resolve import RESOLVER_VERSION
-    if token is None or metas.get("resolver_version") != RESOLVER_VERSION or kept.holds(token):
-        return None
-    return _Preload(stored_at, token)
-
-
-class _Prefetch:
-    """The kept model's prefetch (`Model.prefetch_before`: the bindings the changed files'
-    last resolution read) in a thread, through a cursor of its own on the run's database,
-    which sees the database as the model was built for it (the run's writes are not
-    committed before resolution waits for it, `wait`). `ok`: it ran to its end."""
-
-    def __init__(self, con, model, paths: list[str]):
-        import threading
-        self.model, self.ok = model, False
-        self._cur = con.cursor()
-        self._thread = threading.Thread(target=self._run, args=(paths,), name="workbench-prefetch",
-                                        daemon=True)
-        self._thread.start()
-
-    def _run(self, paths: list[str]) -> None:
-        try:
-            from .resolve import deps
-            self.model.prefetch_before(self._cur, *deps.previous_reads(self._cur, paths, self.model))
-            self.ok = True
-        except Exception:       # resolution builds its model afresh (`resolve_edges`)
-            pass
-        finally:
-            try:
-                self._cur.close()
-            except Exception:
-                pass
-
-    def wait(self) -> bool:
-        """Whether it ran to its end, once it has."""
-        self._thread.join()
-        return self.ok
-
-
-def _prefetcher(con, work: list, removed: list, root: str, max_bytes: int,
-                private: bool) -> _Prefetch | None:
-    """A started `_Prefetch` when this is the first incremental run after a full one in
-    this process: the process keeps the model of the database's state, which holds no
-    bindings yet (`Model.first_prefetch`), and a few files' content changed, none added or
-    removed (an incremental run, resolved in this process). Its resolution would prefetch
-    what those files read last time (one scan of the bindings table and the rows made
-    Python objects: ~0.1 s of CPU on the standard library, which the next runs, whose
-    model holds those rows, do not spend); the thread does it while this one extracts and
-    stores the files. Not for a `private` run, which commits its rows before resolution."""
-    if private or removed or len(work) > POOL_MIN_FILES or any(sha is None for _, sha in work):
-        return None
-    from .resolve import RESOLVER_VERSION, kept
-    metas = store.get_metas(con, "resolver_version", "resolve_token")
-    if metas.get("resolver_version") != RESOLVER_VERSION:
-        return None
-    model = kept.peek(metas.get("resolve_token"))
-    if model is None or not model.first_prefetch():
-        return None
-    paths = [w[0].path for w in work if _content_changed(w, root, max_bytes)]
-    return _Prefetch(con, model, paths) if paths else None
+def _changed(root: str, max_bytes: int):
+    """`_content_changed` for the files under `root`, as `readahead` takes it."""
+    return lambda item: _content_changed(item, root, max_bytes)
 
 
 def _content_changed(item: tuple[ScanEntry, str | None], root: str, max_bytes: int) -> bool:
@@ -806,130 +725,3 @@ def _unbind_stale(con) -> None:
                              resolution = 'unresolved'
                       WHERE dst_id IS NOT NULL AND dst_id NOT IN (SELECT symbol_id FROM symbols)""")
     store.run(con, "DELETE FROM meta WHERE key = 'resolver_version'")
-
-
-def _insert_chunks(con, chunks: list[_Chunk]) -> dict[str, str]:
-    """Give the chunks' local rows global ids and bulk-insert them: file ids in processing
-    order, symbol ids as per-file base + local index (one vectorised add per column).
-    Returns the `meta` values saying which ids are handed out now (`store.used_ids_meta`),
-    for the caller to write before the run commits."""
-    import numpy as np
-    import pyarrow as pa
-    fid, sid, eid = store.next_ids(con, (("files", "file_id"), ("symbols", "symbol_id"),
-                                         ("edges", "edge_id")))
-    files = []
-    parts = {t: [] for t in ("symbols", "edges", "imports", "bindings")}
-    # file and symbol ids in path order, whatever order the files were processed in: the
-    # same tree gets the same ids with one process or many (edge ids follow processing
-    # order; within a file they follow the source)
-    order = sorted(((r.path, k, i) for k, chunk in enumerate(chunks)
-                    for i, r in enumerate(chunk.results) if not r.unchanged))
-    ids = {}
-    for path, k, i in order:
-        r = chunks[k].results[i]
-        spec = SPECS.get(r.language) if r.language else None
-        files.append((fid, r.path, r.language, r.size, r.line_count, r.sha256, r.mtime,
-                      r.status, r.rows.error_count if r.rows is not None else 0,
-                      r.skip_reason, r.encoding, r.message, module_path(r.path, spec)))
-        ids[(k, i)] = (fid, sid)
-        sid += r.n_symbols
-        fid += 1
-    # per result of every chunk (flattened): its file id, id base, path and language
-    offsets, flat = [], []
-    for k, chunk in enumerate(chunks):
-        offsets.append(len(flat))
-        flat.extend((k, i) for i in range(len(chunk.results)))
-    got = [ids.get(key) for key in flat]
-    ctx_ids = (np.array([g[0] if g else -1 for g in got], dtype=np.int64),
-               np.array([g[1] if g else 0 for g in got], dtype=np.int64))
-    ctx_text = ([chunks[k].results[i].path if g else None for (k, i), g in zip(flat, got)],
-                [chunks[k].results[i].language if g else None for (k, i), g in zip(flat, got)])
-    for k, chunk in enumerate(chunks):
-        for name, tbl in chunk.tables.items():
-            parts[name].append((tbl, offsets[k]))
-
-    def derive(name):
-        """Concatenated local rows of one table and, per row, its file id, id base, path, language."""
-        if not parts[name]:
-            return None, (None, None, None, None)
-        tbl = pa.concat_tables([t for t, _ in parts[name]]).combine_chunks()
-        idx = np.concatenate([_ints(t.column("_file")) + off for t, off in parts[name]])
-        return tbl, (store.arrow_array(ctx_ids[0][idx], pa.int64()), ctx_ids[1][idx],
-                     *(_take(c, idx) for c in ctx_text))
-
-    def glob(base, local):
-        return _plus(local, base)       # nulls (no parent / no target) stay null
-
-    store.insert_columns(con, "files", dict(zip(store.FILE_COLS, (list(c) for c in zip(*files))))
-                         if files else {})
-    tbl, (fids, base, path, lang) = derive("symbols")
-    if tbl is not None:
-        c = tbl.column
-        store.insert_columns(con, "symbols", {
-            "symbol_id": glob(base, c("local")), "file_id": fids, "path": path, "language": lang,
-            "kind": c("kind"), "name": c("name"), "qualname": c("qualname"),
-            "parent_id": glob(base, c("parent_local")),
-            **{k: c(k) for k in ("start_line", "end_line", "start_byte", "end_byte", "signature",
-                                 "doc", "decorators", "visibility", "is_truncated",
-                                 "is_declaration", "body_start_line")}})
-    tbl, (fids, base, path, lang) = derive("edges")
-    n_edges = tbl.num_rows if tbl is not None else 0
-    used = store.used_ids_meta(files=fid - 1, symbols=sid - 1, edges=eid + n_edges - 1)
-    if tbl is not None:
-        c = tbl.column
-        n = tbl.num_rows
-        store.insert_columns(con, "edges", {
-            "edge_id": store.arrow_array(np.arange(eid, eid + n, dtype=np.int64), pa.int64()),
-            "src_id": glob(base, c("src_local")), "kind": c("kind"), "dst_name": c("dst_name"),
-            "dst_id": glob(base, c("dst_local")), "dst_qualname": c("dst_qualname"), "path": path,
-            "line": c("line"), "resolution": c("resolution"),
-            "candidates": pa.nulls(n, pa.list_(pa.string()))})
-    tbl, (fids, base, path, lang) = derive("imports")
-    if tbl is not None:
-        c = tbl.column
-        store.insert_columns(con, "imports", {
-            "file_id": fids, "path": path, "src_id": glob(base, c("src_local")),
-            "module": c("module"), "name": c("name"), "alias": c("alias"), "line": c("line"),
-            "resolved_path": pa.nulls(tbl.num_rows, pa.string())})
-    tbl, (fids, base, path, lang) = derive("bindings")
-    if tbl is not None:
-        c = tbl.column
-        store.insert_columns(con, "bindings", {
-            "file_id": fids, "path": path, "src_id": glob(base, c("src_local")),
-            "kind": c("kind"), "name": c("name"), "value": c("value"),
-            "value_type": c("value_type"), "value_id": glob(base, c("value_local")),
-            "line": c("line")})
-    return used
-
-
-def _take(values: list, idx):
-    """`values[i] for i in idx` as an Arrow string array (pyarrow.compute, whose import
-    costs a cold start more than a small repository's whole index, only for large runs)."""
-    import pyarrow as pa
-    if len(idx) > store.PANDAS_FREE_MAX:
-        import pyarrow.compute as pc    # (`pa.array` would import pandas: ~35 MB held)
-        return pc.take(store.arrow_array(values, pa.string()), store.arrow_array(idx, pa.int64()))
-    return store.arrow_array([values[i] for i in idx.tolist()], pa.string())
-
-
-def _ints(col):
-    """The values buffer of an integer Arrow column as a numpy array (`to_numpy` imports pandas)."""
-    import numpy as np
-    import pyarrow as pa
-    arr = col.combine_chunks() if isinstance(col, pa.ChunkedArray) else col
-    return np.frombuffer(arr.buffers()[1], dtype=arr.type.to_pandas_dtype(),
-                         count=len(arr) + arr.offset)[arr.offset:]
-
-
-def _plus(local, base):
-    """Local ids + their file's id base (numpy array), nulls kept: one vectorised add."""
-    import numpy as np
-    import pyarrow as pa
-    arr = local.combine_chunks() if isinstance(local, pa.ChunkedArray) else local
-    if arr.offset:
-        import pyarrow.compute as pc
-        return pc.add(arr, pa.array(base))
-    validity = arr.buffers()[0]
-    vals = _ints(arr)
-    return pa.Array.from_buffers(pa.int64(), len(arr), [validity if arr.null_count else None,
-                                                        pa.py_buffer(vals + base)], arr.null_count)

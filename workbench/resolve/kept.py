@@ -37,7 +37,7 @@ def take(token: str | None):
 
 def peek(token: str | None):
     """The model kept under `token`, left kept (None if none): for work on it before the
-    run that takes it (`indexer._prefetcher`)."""
+    run that takes it (`readahead.prefetcher`)."""
     if token is None:
         return None
     with _lock:

@@ -118,7 +118,7 @@ def resolve_edges(con, changed_paths=None, *, full: bool | None = None,
     with nothing to do writes none).
     `preloaded`: (token, what `stored.load(stored_at, token, ...)` gave), loaded by the
     caller beforehand; used in place of loading it when `token` is the database's.
-    `prefetched`: the caller's prefetch for the kept model (`indexer._Prefetch`), waited
+    `prefetched`: the caller's prefetch for the kept model (`readahead.Prefetch`), waited
     for before the model is refreshed; one that failed part-way lets the model go.
     """
     with gc_paused():                 # millions of small tuples, no cycles: skip the collector
