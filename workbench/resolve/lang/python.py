@@ -167,6 +167,13 @@ def py_params(sig: str | None) -> list[Param] | None:
     return out
 
 
+def _last_first(rows) -> list:
+    """A module's star imports, the last written first: when several bring in a name, the
+    last one run binds it (`if sys.platform == 'win32': from .windows_events import *`
+    / `else: from .unix_events import *` gives the second on the platforms we index on)."""
+    return sorted(rows, key=lambda r: r["line"] or 0, reverse=True)
+
+
 class _Modules:
     """Python modules of the repository by dotted name, and the shorter names a module
     is importable under from a source root (`src/`, `tests/`) without `__init__.py`."""
@@ -358,7 +365,7 @@ class Python(Language):
 
     def global_value(self, ev, scope, mod, name, depth):
         if mod is not None:
-            for row in ev.m.star_imports.get(mod, ()):
+            for row in _last_first(ev.m.star_imports.get(mod, ())):
                 got, via = self.import_member(ev, row, name, depth)
                 if got:
                     return got, "reexport" if via else "import"
@@ -585,7 +592,7 @@ class Python(Language):
         sub = self.module(m, f"{m.qual[mid]}.{name}")
         if sub is not None:
             return {(SYM, sub)}, False
-        for row in m.star_imports.get(mid, ()):
+        for row in _last_first(m.star_imports.get(mid, ())):
             got, _ = self.import_member(ev, row, name, depth + 1)
             if got:
                 return got, True
