@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..exprs import first_arg, match_bracket, parse_chain, split_top
 from ..kinds import CLASS_KINDS, FUNCTION_KINDS
-from ..values import (BOUND, BUILTIN, BUILTIN_INST, CONTAINER, ELEMENTS, EXT, INST, LITERAL, SUPER, SYM,
+from ..values import (BOUND, BUILTIN, BUILTIN_INST, CONTAINER, ELEMENTS, EMPTY, EXT, INST, LITERAL, SUPER, SYM,
                       Param,
                       annotated_type, declared_type, ordered)
 from . import python_fills, python_globals, python_import_module
@@ -822,7 +822,51 @@ class Python(Language):
         got = firsts.get(fn)
         if got is None:
             got = firsts[fn] = self._first_param(ev, fn)
-        return got[1] if got[0] == name else None
+        if got[0] != name:
+            return None
+        if fn in ev.m.classmeth:
+            via = ev.memo(("clsvia", fn), depth, False, EMPTY, self._subclass_receivers, ev, fn, depth)
+            if via:
+                return got[1][0] | via, "self"
+        return got[1]
+
+    @staticmethod
+    def _subclass_receivers(ev, fn, depth) -> frozenset:
+        """The repository's subclasses a classmethod `fn` is called through at its evident
+        call sites (`RichStyle.parse(text)` for `Style.parse`, which it inherits): its
+        `cls` is then that subclass too, so `cls(...)` runs the subclass's `__init__`.
+        Found among the argument rows of calls named like `fn` (a call passing no
+        argument is not seen), up to the parameter-flow cap."""
+        m = ev.m
+        cls = m.enclosing_class(fn)
+        if cls is None:
+            return EMPTY
+        fname = m.name[fn]
+        subs = {s for s in ev.subclasses(cls) if ev.mro_lookup(s, fname) == (SYM, fn)}
+        if not subs:
+            return EMPTY
+        ev.read_name("a:" + fname)
+        out: set = set()
+        seen: set = set()
+        for row in m.arg_rows(fname):
+            callee = row[2].rpartition("#")[0]
+            recv, dot, attr = callee.rpartition(".")
+            if not dot or attr != fname or (row[0], recv) in seen:
+                continue
+            seen.add((row[0], recv))
+            if len(seen) > ev.param_flow_cap:
+                break
+            own = m.enclosing_class(row[0]) if m.kind.get(row[0]) == "method" else None
+            if own is not None and recv == Python._first_param(ev, row[0])[0]:
+                # `self.f()` / `cls.f()`: the caller's own class, not the values its own
+                # first parameter may take (which would lead back here through `cls`)
+                vals = ((SYM, own),)
+            else:
+                vals = ev.eval_text(row[0], recv, depth=depth + 1)[0]
+            for v in vals:
+                if v[0] in (SYM, INST) and v[1] in subs:
+                    out.add((SYM, v[1]))
+        return frozenset(out)
 
     @staticmethod
     def _first_param(ev, fn) -> tuple:
