@@ -101,6 +101,8 @@ def _check_same(kept_model: Model, con) -> None:
     if "python" in fresh.ext:                   # carried over, the new symbols' rows read
         from workbench.resolve.lang.python import Python
         assert Python._not_implemented(kept_model) == Python._not_implemented(fresh)
+        from workbench.resolve.lang import python_globals
+        assert python_globals.declared(kept_model) == python_globals.declared(fresh)
 
 
 def _check_deps_rows(kept_model: Model, con) -> None:
