@@ -554,11 +554,11 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
 
     # a run that will load the model stored by another process loads it while a parser
     # process extracts (`readahead.preloader`); the first incremental run after a full one in this
-    # process prefetches the kept model's bindings while it extracts and stores (`readahead.prefetcher`)
-    preload = (readahead.preloader(con, stored_at, work, _changed(root, max_bytes), POOL_MIN_FILES)
-               if resolve and work else None)
-    prefetch = (readahead.prefetcher(con, work, removed, _changed(root, max_bytes), POOL_MIN_FILES, private)
-                if resolve and work and preload is None else None)
+    # process prefetches the kept model's bindings while it extracts and stores (`readahead.prefetcher`);
+    # decided at once (`readahead.start`: the meta values read once, each file hashed once)
+    preload, prefetch = (readahead.start(con, stored_at, work, removed, _changed(root, max_bytes),
+                                         POOL_MIN_FILES, private)
+                         if resolve and work else (None, None))
     try:
         return _index_rest(con, root, db, scanned, jobs, progress, resolve, max_bytes, meta, private,
                            stored_at, known, unchanged_paths, work, removed, preload, prefetch, t_extract)
