@@ -521,6 +521,9 @@ def index(root: str | os.PathLike, db: str | None = None, *, jobs: int | None = 
     if report.resolve_stats is not None and report.resolve_stats.full:
         from .resolve import kept
         kept.settle()       # the kept model's texts, after the run's peak (its connection closed)
+        if kept.kept():     # the DuckDB instance the short runs that refresh it attach to
+            from . import attach
+            attach.warm()
     report.seconds = time.perf_counter() - t0
     return report
 

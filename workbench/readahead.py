@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 from typing import Callable
 
-from . import store
+from . import attach, store
 
 
 class Preload:
@@ -39,7 +39,7 @@ class Prefetch:
     def __init__(self, con, model, paths: list[str]):
         import threading
         self.model, self.ok = model, False
-        self._cur = con.cursor()
+        self._cur = attach.cursor(con)     # (an attached run's database: `attach`)
         self._thread = threading.Thread(target=self._run, args=(paths,), name="workbench-prefetch",
                                         daemon=True)
         self._thread.start()
