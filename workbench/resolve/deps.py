@@ -549,7 +549,7 @@ def _readers(con, m: Model | None, files: list[str], names: list[str]) -> set[st
     for column, wanted in (("files", files), ("names", names)):
         if not wanted:
             continue
-        want, k = pa.array(wanted, pa.string()), rows.schema.get_field_index(column)
+        want, k = store.arrow_array(wanted, pa.string()), rows.schema.get_field_index(column)
         for batch in rows.to_batches():     # (a slice's parent indices count from its start)
             lists = batch.column(k)
             hit = pc.is_in(pc.list_flatten(lists), value_set=want)
