@@ -79,6 +79,26 @@ def test_cli_index_of_a_small_repo_imports_only_what_it_needs(tmp_path):
     assert got == {"rc": 0, "loaded": []}
 
 
+def test_re_indexes_keeping_the_model_do_not_import_pandas(tmp_path):
+    """A process that indexes, then re-indexes after edits (its model kept: the readers of
+    the edit found in the model's copy of `resolve_deps`) never imports pandas (~0.4 s)."""
+    repo = tmp_path / "pyshop"
+    shutil.copytree(SAMPLES / "pyshop", repo)
+    target = repo / "shop" / "models.py"
+    code = (
+        "import sys, json\n"
+        "from workbench.indexer import index\n"
+        f"root, db, target = {str(repo)!r}, {str(tmp_path / 'x.duckdb')!r}, {str(target)!r}\n"
+        "index(root, db, jobs=1, progress=False)\n"
+        "kept = []\n"
+        "for k in range(2):\n"
+        "    open(target, 'a').write(f'\\n\\ndef _added_{k}(x):\\n    return x\\n')\n"
+        "    kept.append(index(root, db, jobs=1, progress=False).resolve_stats.model_kept)\n"
+        "print(json.dumps({'kept': kept, 'pandas': 'pandas' in sys.modules}))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == {"kept": [True, True], "pandas": False}
+
+
 def test_a_repository_without_gitignore_or_excludes_does_not_load_pathspec(tmp_path):
     repo = tmp_path / "r"
     (repo / "pkg").mkdir(parents=True)

@@ -14,7 +14,7 @@ import pytest
 
 import workbench.resolve
 from conftest import SAMPLES, write
-from workbench import snapshot, store
+from workbench import attach, snapshot, store
 from workbench.indexer import index
 
 
@@ -100,7 +100,7 @@ def _seen_from_another_connection(monkeypatch) -> list:
     real = workbench.resolve.resolve_edges
 
     def spy(con, *a, **k):
-        cur = con.cursor()
+        cur = attach.cursor(con)        # (`con.cursor()` of an attached run: the instance's own database)
         try:
             seen.append(sorted(r[0] for r in cur.execute("SELECT path FROM files").fetchall()))
         finally:

@@ -101,6 +101,8 @@ def _check_same(kept_model: Model, con) -> None:
     if "python" in fresh.ext:                   # carried over, the new symbols' rows read
         from workbench.resolve.lang.python import Python
         assert Python._not_implemented(kept_model) == Python._not_implemented(fresh)
+        from workbench.resolve.lang import python_globals
+        assert python_globals.declared(kept_model) == python_globals.declared(fresh)
 
 
 def _check_deps_rows(kept_model: Model, con) -> None:
@@ -547,3 +549,41 @@ def test_a_prefetch_that_fails_lets_the_kept_model_go(tmp_path, monkeypatch):
     report = _index_and_check(root, db, str(tmp_path / "fresh.duckdb"))
     assert not report.resolve_stats.model_kept and not report.resolve_stats.full
     kept.forget()
+
+
+def test_readers_from_the_kept_copy_of_resolve_deps_equal_the_tables(tmp_path):
+    """`deps.affected` finds the readers of files and names in the kept model's copy of
+    `resolve_deps` (`Model.deps_rows`, rows replaced by slices over runs) as the query over
+    the table finds them."""
+    from workbench.resolve import deps
+    root = tmp_path / "pyshop"
+    shutil.copytree(SAMPLES / "pyshop", root)
+    db = str(tmp_path / "x.duckdb")
+    index(root, db, jobs=1, progress=False)
+    files = sorted(p for p in root.rglob("*.py"))
+    rng = random.Random(3)
+    for _ in range(3):
+        for path in rng.sample(files, k=2):
+            _edit(path, rng)
+        assert index(root, db, jobs=1, progress=False).resolve_stats.model_kept
+    con = duckdb.connect(db)
+    try:
+        model = kept.peek(store.get_meta(con, "resolve_token"))
+        assert model is not None and model.deps_rows is not None
+        assert model.deps_rows.column(0).num_chunks > 1          # slices of several runs
+        read_files = sorted({f for (fs,) in con.execute("SELECT files FROM resolve_deps").fetchall() for f in fs or ()})
+        names = sorted({n for (ns,) in con.execute("SELECT names FROM resolve_deps").fetchall() for n in ns or ()})
+        assert read_files and names
+        for k in range(0, len(read_files), 3):
+            for chosen in ([read_files[k]], read_files[k:k + 3]):
+                got = deps._readers(con, model, chosen, [])
+                assert got and got == deps._readers(con, None, chosen, [])
+        for k in range(0, len(names), max(1, len(names) // 20)):
+            chosen = names[k:k + 2]
+            got = deps._readers(con, model, read_files[:1], chosen)
+            assert got == deps._readers(con, None, read_files[:1], chosen)
+            assert deps._readers(con, model, [], chosen) == deps._readers(con, None, [], chosen)
+        assert deps._readers(con, model, [], []) == set() == deps._readers(con, None, [], [])
+        assert deps._readers(con, model, ["no/such.py"], ["b:python:no_such_name"]) == set()
+    finally:
+        con.close()

@@ -6,8 +6,16 @@ result); an attribute a module does not define is what its
 names; an incremental re-index after an edit gives the edges of a fresh index."""
 from __future__ import annotations
 
+import duckdb
+import pytest
 from test_resolve_dynamic import _callees
 from test_resolve_quiet import _indexed, _replace, edits_give_a_fresh_index
+
+from workbench import store
+from workbench.indexer import index
+from workbench.resolve import kept
+from workbench.resolve.lang import python_globals
+from workbench.resolve.model import Model
 
 FILES = {
     "pool/__init__.py": "def __getattr__(name):\n"
@@ -92,3 +100,40 @@ EDITS = {
 
 
 test_edits_give_the_edges_of_a_fresh_index = edits_give_a_fresh_index(FILES, EDITS)
+
+
+@pytest.mark.parametrize("case", sorted(EDITS))
+def test_a_kept_model_carries_its_declarations_over(tmp_path, case, monkeypatch):
+    """A kept model carries the last run's `global` / `getattr_case` rows over but those of
+    the edited file (whose rows it reads again, by the new symbols' ids) and holds what a
+    model built afresh holds."""
+    root, db = _indexed(tmp_path, FILES)
+    rel, fn = EDITS[case]
+    path = root / rel
+    path.write_text(fn(path.read_text()))
+    carried = []
+    real = python_globals.refresh
+
+    def note(m, old_ext, gone_ids, new):
+        real(m, old_ext, gone_ids, new)
+        carried.append(m.ext.get(python_globals._KEPT))
+    monkeypatch.setattr(python_globals, "refresh", note)
+    index(root, db, jobs=1, progress=False)
+    assert len(carried) == 1 and carried[0] is not None
+    rows, first = carried[0]
+    con = duckdb.connect(db)
+    try:
+        fresh = Model(con, bulk_bindings=True)
+        want = python_globals.declared(fresh)
+        assert want[0] and want[1]
+        every = fresh.ext[python_globals._ROWS]
+        # the rows carried over: every row but the edited file's
+        assert rows == [r for r in every if r[0] != rel]
+        assert all(r[1] >= first for r in every if r[0] == rel)
+        model = kept.peek(store.get_meta(con, "resolve_token"))
+        assert model is not None
+        model.con = con
+        assert python_globals.declared(model) == want
+        assert model.ext[python_globals._ROWS] == every
+    finally:
+        con.close()

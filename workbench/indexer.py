@@ -521,6 +521,9 @@ def index(root: str | os.PathLike, db: str | None = None, *, jobs: int | None = 
     if report.resolve_stats is not None and report.resolve_stats.full:
         from .resolve import kept
         kept.settle()       # the kept model's texts, after the run's peak (its connection closed)
+        if kept.kept():     # the DuckDB instance the short runs that refresh it attach to
+            from . import attach
+            attach.warm()
     report.seconds = time.perf_counter() - t0
     return report
 
@@ -554,11 +557,11 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
 
     # a run that will load the model stored by another process loads it while a parser
     # process extracts (`readahead.preloader`); the first incremental run after a full one in this
-    # process prefetches the kept model's bindings while it extracts and stores (`readahead.prefetcher`)
-    preload = (readahead.preloader(con, stored_at, work, _changed(root, max_bytes), POOL_MIN_FILES)
-               if resolve and work else None)
-    prefetch = (readahead.prefetcher(con, work, removed, _changed(root, max_bytes), POOL_MIN_FILES, private)
-                if resolve and work and preload is None else None)
+    # process prefetches the kept model's bindings while it extracts and stores (`readahead.prefetcher`);
+    # decided at once (`readahead.start`: the meta values read once, each file hashed once)
+    preload, prefetch = (readahead.start(con, stored_at, work, removed, _changed(root, max_bytes),
+                                         POOL_MIN_FILES, private)
+                         if resolve and work else (None, None))
     try:
         return _index_rest(con, root, db, scanned, jobs, progress, resolve, max_bytes, meta, private,
                            stored_at, known, unchanged_paths, work, removed, preload, prefetch, t_extract)

@@ -21,7 +21,9 @@ a process that has the file open - even read-only - stops any writer. An index r
    writes in place (one transaction; the usual edit loop pays no copy), holding an
    exclusive ``flock``: a `Workbench` opening meanwhile waits for the run to finish,
    saying so. Its committed write-ahead log, when small, is left for the next open to
-   replay instead of being checkpointed at close (`_close_in_place`).
+   replay instead of being checkpointed at close (`_close_in_place`). Such a run's
+   database is attached to a DuckDB instance the process keeps (`attach`) rather than
+   opened in a new one.
 
 A first index always builds a new file and renames it into place, so a first run that
 fails or is killed leaves no database; a later run that fails or is killed (``kill -9``)
@@ -39,6 +41,8 @@ import time
 from contextlib import contextmanager
 
 import duckdb
+
+from . import attach
 
 DEFAULT_WAIT = 300.0          # seconds an index run waits for another writer
 READER_WAIT = 60.0            # seconds a reader waits for an in-place index run
@@ -241,6 +245,23 @@ def _fsync_dir(path: str) -> None:
 WAL_KEEP_MAX = 1 << 20
 
 
+def _connect_in_place(db: str):
+    """The connection of a run writing in place: attached to the process's DuckDB
+    instance (`attach`: no new instance per run), or, where the file cannot be attached
+    (another instance of this process has it open), a connection of its own."""
+    from . import store
+    try:
+        con = attach.connect(db)
+    except duckdb.Error:
+        return store.connect(db)
+    try:
+        store.prepare(con)
+    except BaseException:
+        attach.close(con)
+        raise
+    return con
+
+
 def _close_in_place(con, db: str) -> None:
     """Close the connection of a finished in-place run. A run that changed a few files
     committed a small write-ahead log (the standard library, one file: ~0.1 MB); DuckDB's
@@ -254,6 +275,9 @@ def _close_in_place(con, db: str) -> None:
         small = os.path.getsize(db + ".wal") <= WAL_KEEP_MAX
     except OSError:                     # no log: nothing to checkpoint
         small = False
+    if attach.attached(con):
+        attach.close(con, checkpoint=not small)
+        return
     if small:
         try:
             con.execute("PRAGMA disable_checkpoint_on_shutdown").fetchall()
@@ -298,7 +322,7 @@ def write_index(db: str, wait: float = DEFAULT_WAIT, say=_say_default, in_place=
                 short = in_place() if callable(in_place) else in_place
                 if short and not others and _try_flock(fd, fcntl.LOCK_EX if fcntl else 0):
                     try:                            # nobody reads: in place
-                        con = store.connect(db)
+                        con = _connect_in_place(db)
                     except (duckdb.IOException, duckdb.ConnectionException):
                         if fcntl is not None:       # a reader came first: snapshot
                             _try_flock(fd, fcntl.LOCK_UN)
@@ -306,7 +330,10 @@ def write_index(db: str, wait: float = DEFAULT_WAIT, say=_say_default, in_place=
                     try:
                         yield con
                     except BaseException:
-                        con.close()
+                        if attach.attached(con):
+                            attach.close(con)
+                        else:
+                            con.close()
                         raise
                     _close_in_place(con, db)
                     return

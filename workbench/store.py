@@ -56,16 +56,22 @@ def quiet(con) -> None:
 
 def connect(db: str, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     con = duckdb.connect(db, read_only=read_only)
+    prepare(con, read_only)
+    return con
+
+
+def prepare(con, read_only: bool = False) -> None:
+    """A new connection made ready: no progress bar; a writable one's database holding
+    this version's tables and call-graph SQL."""
     quiet(con)
     if not read_only:
         if schema.is_current(con):      # tables and call-graph SQL already there
-            return con
+            return
         run(con, DDL)
     try:                                # call-graph view and macros (schema.py)
         schema.install_sql(con, persistent=not read_only)
     except duckdb.Error:
         pass                            # a database without the tables yet
-    return con
 
 
 def set_meta(con, **values) -> None:

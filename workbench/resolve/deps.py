@@ -527,14 +527,35 @@ def affected(con, m: Model, changed: list[str], before: Before | None = None) ->
     files = sorted((set(chg) - hushed) | {t[2:] for t in moved if t.startswith("f:")})
     names = sorted(t for t in moved if not t.startswith("f:"))
     unbound = rebind(con, gone_ids, m)
-    # the rows holding one of the files or names, the lists unnested (a third less than
-    # `list_has_any` on each row's lists)
-    rows = store.run(con, """
-        SELECT path FROM (SELECT path, unnest(files) AS x FROM resolve_deps)
-        WHERE x IN (SELECT unnest($files::VARCHAR[]))
-        UNION SELECT path FROM (SELECT path, unnest(names) AS x FROM resolve_deps)
-        WHERE x IN (SELECT unnest($names::VARCHAR[]))""", {"files": files, "names": names})
-    return set(chg) | {r[0] for r in rows} | unbound
+    return set(chg) | _readers(con, m, files, names) | unbound
+
+
+def _readers(con, m: Model | None, files: list[str], names: list[str]) -> set[str]:
+    """The files whose `resolve_deps` row holds one of `files` in its files or one of
+    `names` in its names: from the model's copy of the table (`Model.deps_rows`) when it
+    holds one, through Arrow's kernels on its lists (~2.5 ms of CPU on the standard
+    library, the query ~7 ms), else from the table."""
+    rows = m.deps_rows if m is not None else None
+    if rows is None:
+        # the lists unnested (a third less than `list_has_any` on each row's lists)
+        return {r[0] for r in store.run(con, """
+            SELECT path FROM (SELECT path, unnest(files) AS x FROM resolve_deps)
+            WHERE x IN (SELECT unnest($files::VARCHAR[]))
+            UNION SELECT path FROM (SELECT path, unnest(names) AS x FROM resolve_deps)
+            WHERE x IN (SELECT unnest($names::VARCHAR[]))""", {"files": files, "names": names})}
+    import pyarrow.compute as pc
+    out: set[str] = set()
+    at = rows.schema.get_field_index("path")
+    for column, wanted in (("files", files), ("names", names)):
+        if not wanted:
+            continue
+        want, k = store.arrow_array(wanted, pa.string()), rows.schema.get_field_index(column)
+        for batch in rows.to_batches():     # (a slice's parent indices count from its start)
+            lists = batch.column(k)
+            hit = pc.is_in(pc.list_flatten(lists), value_set=want)
+            if hit.true_count:
+                out.update(batch.column(at).take(pc.list_parent_indices(lists).filter(hit)).to_pylist())
+    return out
 
 
 def previous_reads(con, paths, m: Model | None = None) -> tuple[set[str], set[str]]:

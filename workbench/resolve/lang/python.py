@@ -267,6 +267,7 @@ class Python(Language):
         self._mark_decorated(m, [i for i in new if i in m.decos])
         self._refresh_not_implemented(m, old_ext, ids, new)
         python_fills.refresh(m, old_ext, ids, new)
+        python_globals.refresh(m, old_ext, ids, new)
         mods = old_ext.get("python")
         moved = {g[0]: m.file_module.get(g[5]) for g in gone if g[3] is None and g[1] == "module"}
         if mods is None or None in moved.values():

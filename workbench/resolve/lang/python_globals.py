@@ -6,6 +6,11 @@ once per model; a refreshed model reads them again.
 `global_scopes` gives the functions whose bindings of a name bind their module's name
 (`Resolver.declared_values` evaluates them); `module_getattr` the value a module's
 `__getattr__` returns for a name it compares with (`if name == "X": return ...`).
+
+A kept model carries the rows read over (`refresh`): those of the changed files' old
+symbols dropped, the rows of the symbols added since read when the index is next needed
+(one scan of the bindings table: ~0.02 s on the standard library, which a one-file
+re-index of a kept model otherwise spent on every run).
 """
 from __future__ import annotations
 
@@ -13,6 +18,8 @@ from ..exprs import string_value
 from ..kinds import FUNCTION_KINDS
 
 _KEY = "python.declared"
+_ROWS = "python.declared.rows"       # the rows the index was made from (`refresh`)
+_KEPT = "python.declared.kept"       # a refreshed model's rows, and the first id added since
 
 
 def declared(m) -> tuple[dict, dict]:
@@ -21,28 +28,55 @@ def declared(m) -> tuple[dict, dict]:
     `if name == "X":`)."""
     got = m.ext.get(_KEY)
     if got is None:
-        rows = m.con.execute("""SELECT src_id, kind, name, value FROM bindings
-                                WHERE kind IN ('global', 'getattr_case')
-                                ORDER BY path, line, rowid""").fetchall()
-        globs: dict = {}
-        cases: dict = {}
-        for src, kind, name, value in rows:
-            scope = m.ns(src)
-            if scope is None or m.fam.get(scope) != "python" or not value:
-                continue
-            if kind == "global":
-                mod = m.module_of(scope)
-                if mod is None or mod == scope:
-                    continue
-                scopes = globs.setdefault(mod, {}).setdefault(value, [])
-                if scope not in scopes:
-                    scopes.append(scope)
-            elif m.kind.get(m.parent.get(scope)) == "module":
-                key = string_value(name or "")
-                if key:
-                    cases.setdefault(scope, {}).setdefault(key, []).append(value)
-        got = m.ext[_KEY] = (globs, cases)
+        base, first = m.ext.pop(_KEPT, (None, None))
+        # symbol ids are handed out in increasing order: those from `first` on are the
+        # symbols of the files re-indexed since the rows were read
+        since = "" if base is None else "AND src_id >= $first"
+        new = m.con.execute(f"""SELECT path, src_id, kind, name, value FROM bindings
+                                WHERE kind IN ('global', 'getattr_case') AND src_id IS NOT NULL {since}
+                                ORDER BY path, line, rowid""",
+                            None if base is None else {"first": first}).fetchall()
+        # a file's rows all come from one side (its scopes are its own symbols), each side
+        # in the table's order: a stable sort by path gives the order of one query
+        rows = new if base is None else sorted([*base, *new], key=lambda r: r[0])
+        got = m.ext[_KEY] = _index(m, rows)
+        m.ext[_ROWS] = rows
     return got
+
+
+def _index(m, rows: list[tuple]) -> tuple[dict, dict]:
+    """`declared` of the rows (path, src_id, kind, name, value), in the table's order."""
+    globs: dict = {}
+    cases: dict = {}
+    for _, src, kind, name, value in rows:
+        scope = m.ns(src)
+        if scope is None or m.fam.get(scope) != "python" or not value:
+            continue
+        if kind == "global":
+            mod = m.module_of(scope)
+            if mod is None or mod == scope:
+                continue
+            scopes = globs.setdefault(mod, {}).setdefault(value, [])
+            if scope not in scopes:
+                scopes.append(scope)
+        elif m.kind.get(m.parent.get(scope)) == "module":
+            key = string_value(name or "")
+            if key:
+                cases.setdefault(scope, {}).setdefault(key, []).append(value)
+    return globs, cases
+
+
+def refresh(m, old_ext: dict, gone_ids: set, new: list[int]) -> None:
+    """A kept model's rows: the last run's without those of the symbols gone, and the
+    first id of the symbols added since (whose rows are read when the index is next needed)."""
+    rows, first = old_ext.get(_ROWS), None
+    if old_ext.get(_KEY) is None or rows is None:
+        rows, first = old_ext.get(_KEPT, (None, None))
+        if rows is None:
+            return
+    firsts = [f for f in (first, min(new, default=None)) if f is not None]
+    m.ext[_KEPT] = ([r for r in rows if r[1] not in gone_ids],
+                    min(firsts) if firsts else max(m.kind, default=0) + 1)
 
 
 def global_scopes(m, mid: int, name: str):
