@@ -52,7 +52,7 @@ def insert_chunks(con, chunks: list) -> dict[str, str]:
         if not parts[name]:
             return None, (None, None, None, None)
         tbl = pa.concat_tables([t for t, _ in parts[name]]).combine_chunks()
-        idx = np.concatenate([_ints(t.column("_file")) + off for t, off in parts[name]])
+        idx = np.concatenate([np_ints(t.column("_file")) + off for t, off in parts[name]])
         return tbl, (store.arrow_array(ctx_ids[0][idx], pa.int64()), ctx_ids[1][idx],
                      *(_take(c, idx) for c in ctx_text))
 
@@ -111,8 +111,9 @@ def _take(values: list, idx):
     return store.arrow_array([values[i] for i in idx.tolist()], pa.string())
 
 
-def _ints(col):
-    """The values buffer of an integer Arrow column as a numpy array (`to_numpy` imports pandas)."""
+def np_ints(col):
+    """The values of an integer Arrow array or chunked column without nulls as a numpy array
+    (no copy for one chunk; `to_numpy` on a chunked column imports pandas)."""
     import numpy as np
     import pyarrow as pa
     arr = col.combine_chunks() if isinstance(col, pa.ChunkedArray) else col
@@ -129,6 +130,6 @@ def _plus(local, base):
         import pyarrow.compute as pc
         return pc.add(arr, pa.array(base))
     validity = arr.buffers()[0]
-    vals = _ints(arr)
+    vals = np_ints(arr)
     return pa.Array.from_buffers(pa.int64(), len(arr), [validity if arr.null_count else None,
                                                         pa.py_buffer(vals + base)], arr.null_count)

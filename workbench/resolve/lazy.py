@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from .. import store
+from ..insert import np_ints
 from .columns import cols
 
 #: bindings kinds `Bindings._add_rows` puts in no index (`raise`: `Python.abstract_method`
@@ -129,11 +130,11 @@ class LazyBindings:
             enc = tbl.column("path").chunk(0).dictionary_encode()
             dict_paths = enc.dictionary.to_pylist()
             rank_of = {p: r for r, p in enumerate(sorted(dict_paths))}
-            rank = np.array([rank_of[p] for p in dict_paths], dtype=np.int64)[_np_ints(enc.indices)]
+            rank = np.array([rank_of[p] for p in dict_paths], dtype=np.int64)[np_ints(enc.indices)]
             line = tbl.column("line").chunk(0)
-            lines = _np_ints(line.fill_null(np.iinfo(np.int64).max) if line.null_count else line)
-            order = np.lexsort((_np_ints(tbl.column("rid").chunk(0)), lines, rank))
-            is_arg = _np_ints(tbl.column("is_arg").chunk(0))[order]
+            lines = np_ints(line.fill_null(np.iinfo(np.int64).max) if line.null_count else line)
+            order = np.lexsort((np_ints(tbl.column("rid").chunk(0)), lines, rank))
+            is_arg = np_ints(tbl.column("is_arg").chunk(0))[order]
             # the files' rows grouped by scope here, on the Arrow columns (each scope's rows
             # one slice of the lists made next, in load order within it): only the rows
             # some index holds become Python objects, and grouping a scope's rows when
@@ -248,8 +249,8 @@ class LazyBindings:
         src = tbl.column("src_id").chunk(0)
         enc = tbl.column("kind").chunk(0).dictionary_encode()
         ungrouped = [i for i, k in enumerate(enc.dictionary.to_pylist()) if k in _UNGROUPED]
-        held = _np_valid(src) & ~(np.isin(_np_ints(enc.indices), ungrouped) & _np_valid(enc.indices))
-        ids = np.where(held, _np_ints(src), -1)[rows]
+        held = _np_valid(src) & ~(np.isin(np_ints(enc.indices), ungrouped) & _np_valid(enc.indices))
+        ids = np.where(held, np_ints(src), -1)[rows]
         uniq, inverse = np.unique(ids, return_inverse=True)
         ns = self.ns
         scopes = np.array([-1 if s is None else s for s in
@@ -407,14 +408,6 @@ def _np_valid(arr):
                          count=len(arr) + arr.offset)[arr.offset:].astype(bool)
 
 
-def _np_ints(arr):
-    """An integer Arrow array without nulls as a numpy array (no copy; `to_numpy` on a
-    chunked column imports pandas)."""
-    import numpy as np
-    return np.frombuffer(arr.buffers()[1], dtype=arr.type.to_pandas_dtype(),
-                         count=len(arr) + arr.offset)[arr.offset:]
-
-
 class _BindingRows:
     """The bindings table for incremental runs: one scan, in table order (no sort, which
     would cost more than the scan), and the positions of each file's rows and of each
@@ -441,7 +434,7 @@ class _BindingRows:
         self.tbl, self.paths, self.sorted, self.key_code = tbl, {}, True, {}
         if not self.complete or n == 0:
             return
-        rid = _np_ints(tbl.column("rid").chunk(0))
+        rid = np_ints(tbl.column("rid").chunk(0))
         lo = np.array([r[1] for r in ranges], dtype=np.int64)
         hi = np.array([r[2] for r in ranges], dtype=np.int64)
         cnt = np.array([r[3] for r in ranges], dtype=np.int64)
@@ -455,15 +448,15 @@ class _BindingRows:
             self.sorted = False
         self.tbl = tbl.select(list(self.COLS))
         self.paths = {r[0]: (int(a), int(a + c)) for r, a, c in zip(ranges, starts, cnt)}
-        self.line = _np_ints(tbl.column("line").chunk(0))
-        self.is_arg = _np_ints(tbl.column("is_arg").chunk(0))
+        self.line = np_ints(tbl.column("line").chunk(0))
+        self.is_arg = np_ints(tbl.column("is_arg").chunk(0))
         # blocks in table order and the rank of their path (path order is the load order)
         by_start = np.argsort(starts, kind="stable")
         self.block_start, self.block_rank = starts[by_start], by_start
         # callee keys: a code per row, the rows of each code in table order
         enc = tbl.column("callee_key").chunk(0).dictionary_encode()
         self.key_code = {k: i for i, k in enumerate(enc.dictionary.to_pylist()) if k}
-        codes = _np_ints(enc.indices)
+        codes = np_ints(enc.indices)
         self.by_key = np.argsort(codes, kind="stable")
         self.key_end = np.cumsum(np.bincount(codes, minlength=len(enc.dictionary)))
 
