@@ -8,6 +8,7 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
+from ..carry import carry, since_first
 from ..exprs import first_arg, match_bracket, parse_chain, split_top
 from ..kinds import CLASS_KINDS, FUNCTION_KINDS
 from ..values import (BOUND, BUILTIN, BUILTIN_INST, CONTAINER, ELEMENTS, EXT, INST, LITERAL, SUPER, SYM,
@@ -744,18 +745,12 @@ class Python(Language):
         the rows of the symbols added since read then."""
         got = m.ext.get("python.not_implemented")
         if got is None:
-            base, first = m.ext.pop("python.not_implemented.kept", (None, None))
-            # symbol ids are handed out in increasing order: those from `first` on are the
-            # symbols of the files re-indexed since the set was read (a few, at the end of
-            # the tables, which DuckDB's zone maps skip to)
-            since = "" if base is None else "AND src_id >= $first"
-            rows = m.con.execute(f"""SELECT src_id FROM edges
-                                     WHERE kind = 'calls' AND dst_name = 'NotImplementedError'
-                                       AND resolution IS DISTINCT FROM 'callback' {since}
-                                     UNION
-                                     SELECT src_id FROM bindings
-                                     WHERE kind = 'raise' AND value = 'NotImplementedError' {since}""",
-                                 None if base is None else {"first": first}).fetchall()
+            base, rows = since_first(m, "python.not_implemented.kept", """
+                SELECT src_id FROM edges
+                WHERE kind = 'calls' AND dst_name = 'NotImplementedError'
+                  AND resolution IS DISTINCT FROM 'callback' {since}
+                UNION
+                SELECT src_id FROM bindings WHERE kind = 'raise' AND value = 'NotImplementedError' {since}""")
             got = frozenset(r[0] for r in rows)
             if base is not None:
                 got |= base
@@ -767,16 +762,8 @@ class Python(Language):
         """`_not_implemented` of a kept model: the last run's set without the symbols gone,
         and the first id of the symbols added since (`new`, and those of earlier runs
         that never read the set), whose rows are read when the set is first needed."""
-        got = old_ext.get("python.not_implemented")
-        if got is not None:
-            first = None
-        else:
-            got, first = old_ext.get("python.not_implemented.kept", (None, None))
-            if got is None:
-                return
-        firsts = [f for f in (first, min(new, default=None)) if f is not None]
-        m.ext["python.not_implemented.kept"] = (got - gone_ids,
-                                                 min(firsts) if firsts else max(m.kind, default=0) + 1)
+        carry(m, old_ext, "python.not_implemented.kept", old_ext.get("python.not_implemented"),
+              lambda got: got - gone_ids, new)
 
     def before_helper(self, m) -> None:
         self._not_implemented(m)

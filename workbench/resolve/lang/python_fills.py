@@ -13,6 +13,8 @@ A file provides the token ``e:NAME`` for each attribute NAME its rows fill (`pro
 """
 from __future__ import annotations
 
+from ..carry import carry, since_first
+
 _KEY = "python.outside_fills"
 _KEPT = "python.outside_fills.kept"
 
@@ -22,13 +24,8 @@ def outside_fills(m) -> dict:
     got = m.ext.get(_KEY)
     if got is not None:
         return got
-    base, first = m.ext.pop(_KEPT, (None, None))
-    # symbol ids are handed out in increasing order: those from `first` on are the
-    # symbols of the files re-indexed since the index was read
-    since = "" if base is None else "AND src_id >= $first"
-    rows = m.con.execute(f"""SELECT src_id, name, line FROM bindings
-                             WHERE kind IN ('element', 'extend', 'nest') AND contains(name, '.') {since}""",
-                         None if base is None else {"first": first}).fetchall()
+    base, rows = since_first(m, _KEPT, """SELECT src_id, name, line FROM bindings
+                                        WHERE kind IN ('element', 'extend', 'nest') AND contains(name, '.') {since}""")
     flat = list(base or ())
     for src, name, line in rows:
         scope = m.ns(src)
@@ -52,15 +49,8 @@ def refresh(m, old_ext: dict, gone_ids: set, new: list[int]) -> None:
     """A kept model's index: the last run's rows without those of the scopes gone, and the
     first id of the symbols added since (whose rows are read when the index is next needed)."""
     got = old_ext.get(_KEY)
-    if got is not None:
-        rows, first = [r for rs in got.values() for r in rs], None
-    else:
-        rows, first = old_ext.get(_KEPT, (None, None))
-        if rows is None:
-            return
-    firsts = [f for f in (first, min(new, default=None)) if f is not None]
-    m.ext[_KEPT] = ([r for r in rows if r[0] not in gone_ids],
-                    min(firsts) if firsts else max(m.kind, default=0) + 1)
+    carry(m, old_ext, _KEPT, None if got is None else [r for rs in got.values() for r in rs],
+          lambda rows: [r for r in rows if r[0] not in gone_ids], new)
 
 
 def provides(m, paths: set[str]) -> dict[str, dict[str, list[str]]]:

@@ -15,6 +15,7 @@ re-index of a kept model otherwise spent on every run).
 from __future__ import annotations
 
 from ..exprs import string_value
+from ..carry import carry, since_first
 from ..kinds import FUNCTION_KINDS
 
 _KEY = "python.declared"
@@ -28,14 +29,9 @@ def declared(m) -> tuple[dict, dict]:
     `if name == "X":`)."""
     got = m.ext.get(_KEY)
     if got is None:
-        base, first = m.ext.pop(_KEPT, (None, None))
-        # symbol ids are handed out in increasing order: those from `first` on are the
-        # symbols of the files re-indexed since the rows were read
-        since = "" if base is None else "AND src_id >= $first"
-        new = m.con.execute(f"""SELECT path, src_id, kind, name, value FROM bindings
-                                WHERE kind IN ('global', 'getattr_case') AND src_id IS NOT NULL {since}
-                                ORDER BY path, line, rowid""",
-                            None if base is None else {"first": first}).fetchall()
+        base, new = since_first(m, _KEPT, """SELECT path, src_id, kind, name, value FROM bindings
+                                           WHERE kind IN ('global', 'getattr_case') AND src_id IS NOT NULL {since}
+                                           ORDER BY path, line, rowid""")
         # a file's rows all come from one side (its scopes are its own symbols), each side
         # in the table's order: a stable sort by path gives the order of one query
         rows = new if base is None else sorted([*base, *new], key=lambda r: r[0])
@@ -69,14 +65,8 @@ def _index(m, rows: list[tuple]) -> tuple[dict, dict]:
 def refresh(m, old_ext: dict, gone_ids: set, new: list[int]) -> None:
     """A kept model's rows: the last run's without those of the symbols gone, and the
     first id of the symbols added since (whose rows are read when the index is next needed)."""
-    rows, first = old_ext.get(_ROWS), None
-    if old_ext.get(_KEY) is None or rows is None:
-        rows, first = old_ext.get(_KEPT, (None, None))
-        if rows is None:
-            return
-    firsts = [f for f in (first, min(new, default=None)) if f is not None]
-    m.ext[_KEPT] = ([r for r in rows if r[1] not in gone_ids],
-                    min(firsts) if firsts else max(m.kind, default=0) + 1)
+    carry(m, old_ext, _KEPT, old_ext.get(_ROWS) if old_ext.get(_KEY) is not None else None,
+          lambda rows: [r for r in rows if r[1] not in gone_ids], new)
 
 
 def global_scopes(m, mid: int, name: str):
