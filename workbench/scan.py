@@ -55,17 +55,24 @@ _BUILTIN_FILES = _builtin_files_regex(BUILTIN_IGNORED_FILES)
 # only, since it enters no directory a glob matches (so no earlier component matches)
 _BUILTIN_NAME = re.compile(_BUILTIN_FILES.pattern.replace("^(?:.+/)?", "", 1))
 # ... and for a name of printable ASCII (no line break: `$` above matches before a final
-# one) as plain string tests: each glob is `*SUFFIX` or a whole name
+# one) as plain string tests, where each glob is `*SUFFIX` or a whole name
 _BUILTIN_SUFFIXES = tuple(g[1:] for g in BUILTIN_IGNORED_FILES if g.startswith("*") and "*" not in g[1:])
 _BUILTIN_NAMES = frozenset(g for g in BUILTIN_IGNORED_FILES if "*" not in g)
-assert len(_BUILTIN_SUFFIXES) + len(_BUILTIN_NAMES) == len(BUILTIN_IGNORED_FILES)
+_PLAIN_GLOBS = len(_BUILTIN_SUFFIXES) + len(_BUILTIN_NAMES) == len(BUILTIN_IGNORED_FILES)
 
 
-def _builtin_name(name: str) -> bool:
-    """Whether a built-in glob matches the name `name` (`_BUILTIN_NAME`)."""
-    if name.isascii() and name.isprintable():
+def _plain(name: str) -> bool:
+    """Whether `name` may be judged by `_BUILTIN_SUFFIXES` and `_BUILTIN_NAMES` (and needs
+    no escaping, `name_problem`)."""
+    return _PLAIN_GLOBS and name.isascii() and name.isprintable()
+
+
+def _builtin_name(name: str, is_dir: bool = False) -> bool:
+    """Whether a built-in glob matches the name `name` of a file or, `is_dir`, a directory
+    (`_BUILTIN_NAME`)."""
+    if _plain(name):
         return name.endswith(_BUILTIN_SUFFIXES) or name in _BUILTIN_NAMES
-    return _BUILTIN_NAME.match(name) is not None
+    return _BUILTIN_NAME.match(name + "/" if is_dir else name) is not None
 
 
 @dataclass
@@ -159,10 +166,8 @@ class _Ignore:
         if self.user is not None:
             if self.user.match_file(probe):
                 return True
-        elif _builtin_name(name) if name is not None else _BUILTIN_FILES.match(probe):
+        elif _builtin_name(name, is_dir) if name is not None else _BUILTIN_FILES.match(probe):
             return True
-        if not self.layers:
-            return False
         for base, spec in reversed(self.layers):
             sub = probe[len(base) + 1:] if base else probe
             res = spec.check_file(sub)
@@ -245,7 +250,7 @@ def scan(root: str | os.PathLike, exclude: tuple[str, ...] = (), max_bytes: int 
                     walk(e.path, rel)
                     continue
                 name = e.name
-                if builtin_only and name.isascii() and name.isprintable():
+                if builtin_only and _plain(name):
                     if name.endswith(_BUILTIN_SUFFIXES) or name in _BUILTIN_NAMES:
                         res.ignored_files += 1
                         continue
