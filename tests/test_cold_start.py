@@ -133,6 +133,24 @@ def test_builtin_ignores_match_what_pathspec_matches():
     assert got["x/a.pyc"] and got["a.lock/b"] and not got["src/main.py"]    # both kinds occur
 
 
+def test_builtin_ignores_by_name_match_the_whole_path_glob():
+    """The walk judges each entry by its own name (`_builtin_name`): it enters no directory
+    a glob matches, so for every path whose directories match none, the name alone must
+    give the answer the whole path gives."""
+    from workbench.scan import _BUILTIN_FILES, _builtin_name
+    names = {part for p in _PROBES for part in p.split("/") if part} | {
+        "x.lock", ".lock", "lock", "a.min.js", ".min.js", "a.duckdb.model.log", "tab\t.pyc",
+        "\u00e9.so", "a.so\n", "ok.py", "a.PYC", "\x7f.pyc"}
+    checked = 0
+    for parent in ("", "src/", "x/y/"):
+        for name in names:
+            want = bool(_BUILTIN_FILES.match(parent + name))
+            assert _builtin_name(name) == want, (parent, name)
+            assert _builtin_name(name, is_dir=True) == bool(_BUILTIN_FILES.match(parent + name + "/")), name
+            checked += 1
+    assert checked > 100 and _builtin_name("a.pyc") and not _builtin_name("a.py")
+
+
 def test_scan_with_user_globs_keeps_builtin_and_user_rules(tmp_path):
     from workbench.scan import scan
     for rel in ("keep.py", "drop/x.py", "a.lock", "b.pyc", "c.txt"):

@@ -51,6 +51,28 @@ def _builtin_files_regex(globs: tuple[str, ...]) -> re.Pattern:
 
 
 _BUILTIN_FILES = _builtin_files_regex(BUILTIN_IGNORED_FILES)
+# the same globs against one name: the walk checks each file's and directory's own name
+# only, since it enters no directory a glob matches (so no earlier component matches)
+_BUILTIN_NAME = re.compile(_BUILTIN_FILES.pattern.replace("^(?:.+/)?", "", 1))
+# ... and for a name of printable ASCII (no line break: `$` above matches before a final
+# one) as plain string tests, where each glob is `*SUFFIX` or a whole name
+_BUILTIN_SUFFIXES = tuple(g[1:] for g in BUILTIN_IGNORED_FILES if g.startswith("*") and "*" not in g[1:])
+_BUILTIN_NAMES = frozenset(g for g in BUILTIN_IGNORED_FILES if "*" not in g)
+_PLAIN_GLOBS = len(_BUILTIN_SUFFIXES) + len(_BUILTIN_NAMES) == len(BUILTIN_IGNORED_FILES)
+
+
+def _plain(name: str) -> bool:
+    """Whether `name` may be judged by `_BUILTIN_SUFFIXES` and `_BUILTIN_NAMES` (and needs
+    no escaping, `name_problem`)."""
+    return _PLAIN_GLOBS and name.isascii() and name.isprintable()
+
+
+def _builtin_name(name: str, is_dir: bool = False) -> bool:
+    """Whether a built-in glob matches the name `name` of a file or, `is_dir`, a directory
+    (`_BUILTIN_NAME`)."""
+    if _plain(name):
+        return name.endswith(_BUILTIN_SUFFIXES) or name in _BUILTIN_NAMES
+    return _BUILTIN_NAME.match(name + "/" if is_dir else name) is not None
 
 
 @dataclass
@@ -136,9 +158,15 @@ class _Ignore:
     def pop(self) -> None:
         self.layers.pop()
 
-    def ignored(self, rel: str, is_dir: bool) -> bool:
+    def ignored(self, rel: str, is_dir: bool, name: str | None = None) -> bool:
+        """Whether `rel` is ignored. `name`: its last component, given by a walk that
+        entered none of its parent directories a built-in glob matches (the built-in
+        globs are then matched against it alone)."""
         probe = rel + "/" if is_dir else rel
-        if self.user.match_file(probe) if self.user is not None else _BUILTIN_FILES.match(probe):
+        if self.user is not None:
+            if self.user.match_file(probe):
+                return True
+        elif _builtin_name(name, is_dir) if name is not None else _BUILTIN_FILES.match(probe):
             return True
         for base, spec in reversed(self.layers):
             sub = probe[len(base) + 1:] if base else probe
@@ -156,6 +184,8 @@ UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 def name_problem(name: str) -> tuple[str, str | None]:
     """(name as stored, None) for a usable name; (escaped name, reason) for a name that is
     not valid UTF-8 (bytes shown as ``\\xNN``) or holds control characters."""
+    if name.isascii() and name.isprintable():     # the common case: nothing to escape
+        return name, None
     reason = None
     try:
         name.encode("utf-8")
@@ -191,6 +221,9 @@ def scan(root: str | os.PathLike, exclude: tuple[str, ...] = (), max_bytes: int 
             return
         # a .gitignore is read where the listing shows one (no open per directory otherwise)
         pushed = use_gitignore and any(e.name == ".gitignore" for e in entries) and ignore.push(rel_dir, abs_dir)
+        # the built-in globs alone (no user glob, no .gitignore in force): a name of
+        # printable ASCII is judged by plain string tests and needs no escaping
+        builtin_only = ignore.user is None and not ignore.layers
         try:
             for e in entries:
                 rel = f"{rel_dir}/{e.name}" if rel_dir else e.name
@@ -202,7 +235,7 @@ def scan(root: str | os.PathLike, exclude: tuple[str, ...] = (), max_bytes: int 
                     res.entries.append(ScanEntry(shown, e.path, 0, 0.0, f"unreadable: {exc.strerror}"))
                     continue
                 if is_dir:
-                    if (e.name in BUILTIN_IGNORED_DIRS or ignore.ignored(rel, True)
+                    if (e.name in BUILTIN_IGNORED_DIRS or ignore.ignored(rel, True, e.name)
                             or (e.name in VENV_DIR_NAMES
                                 and os.path.exists(os.path.join(e.path, "pyvenv.cfg")))):
                         res.ignored_dirs[e.name] += 1
@@ -216,14 +249,20 @@ def scan(root: str | os.PathLike, exclude: tuple[str, ...] = (), max_bytes: int 
                         continue
                     walk(e.path, rel)
                     continue
-                if ignore.ignored(rel, False):
-                    res.ignored_files += 1
-                    continue
-                shown, bad = name_problem(e.name)
-                if bad:
-                    res.entries.append(ScanEntry(f"{rel_dir}/{shown}" if rel_dir else shown, e.path,
-                                                 0, 0.0, f"file {bad} (shown escaped)"))
-                    continue
+                name = e.name
+                if builtin_only and _plain(name):
+                    if name.endswith(_BUILTIN_SUFFIXES) or name in _BUILTIN_NAMES:
+                        res.ignored_files += 1
+                        continue
+                else:
+                    if ignore.ignored(rel, False, name):
+                        res.ignored_files += 1
+                        continue
+                    shown, bad = name_problem(name)
+                    if bad:
+                        res.entries.append(ScanEntry(f"{rel_dir}/{shown}" if rel_dir else shown, e.path,
+                                                     0, 0.0, f"file {bad} (shown escaped)"))
+                        continue
                 if is_link:
                     res.entries.append(_symlink_entry(e, rel, root_str))
                     continue
