@@ -21,6 +21,12 @@ from ..gcpause import release_unused_memory
 from .columns import cols
 
 
+#: the name a scope's implicit call sites are kept under in `binds` (no name is written
+#: so): its `implicit` rows (operators, subscripts, `with`) and one row per `for`
+#: (`iter`, the first `iter_unpack` of a statement); `Language.implicit_sites` reads them
+IMPLICIT_SITES = "<implicit>"
+
+
 class Bindings:
     """Bindings rows grouped by scope, argument rows by callee: methods of `model.Model`."""
 
@@ -130,6 +136,8 @@ class Bindings:
                         self.exports[scope].setdefault(key2, []).append(row)
                     continue
                 into = binds[scope]
+                if kind == "iter":              # an implicit site too (`for x in v`)
+                    _put(into, IMPLICIT_SITES, row)
             elif kind in ("element", "extend"):
                 if not name:
                     continue
@@ -145,7 +153,11 @@ class Bindings:
                 if not name:
                     continue
                 into = binds[scope]
+                if kind == "iter_unpack" and name.endswith("#0"):   # one site per `for`
+                    _put(into, IMPLICIT_SITES, row)
                 name = name.rpartition("#")[0]
+            elif kind == "implicit":
+                into, name = binds[scope], IMPLICIT_SITES
             else:
                 if kind == "return":
                     returns[scope].append(row)

@@ -67,7 +67,7 @@ from .writeback import _write_back, _write_candidates
 
 RESOLVER_VERSION = resolver_version()      # a database resolved by other code is resolved again in full
 RESOLUTIONS = ("local", "self", "super", "import", "alias", "reexport", "inferred",
-               "name-unique", "ambiguous", "builtin", "external", "unresolved", "callback")
+               "name-unique", "ambiguous", "builtin", "external", "unresolved", "callback", "implicit")
 
 
 @dataclass
@@ -273,7 +273,7 @@ def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None, pro
     `meanwhile` (`parallel.Meanwhile`): work a helper does before its first file (not
     done when one process evaluates)."""
     where = ("WHERE kind IN ('calls', 'imports', 'inherits', 'implements') "
-             "AND resolution IS DISTINCT FROM 'callback'")
+             "AND resolution IS DISTINCT FROM 'callback' AND resolution IS DISTINCT FROM 'implicit'")
     prm: dict | None = None
     if scope_paths is None:
         paths = sorted(m.paths)
