@@ -158,6 +158,23 @@ def _generated_init(ev, cls: int) -> list[tuple]:
     return out
 
 
+def _not_star_imported(ev, rules, mid: int, name: str) -> bool:
+    """Whether no star import of module `mid` gives `name`: each imports a module of the
+    repository that does not define it (a star import of an outside module may give any
+    name: `sqlite3` star-imports `_sqlite3` through `sqlite3.dbapi2`)."""
+    m = ev.m
+    for row in m.star_imports.get(mid, ()):
+        src = rules.module_of_row(m, row)
+        if src is None:
+            return False
+        if m.star_imports.get(src) and not _not_star_imported(ev, rules, src, name):
+            return False
+        got, _ = rules.import_member(ev, row, name, 1)
+        if got:
+            return False
+    return True
+
+
 def _module_getattr(ev, scope: int, text: str) -> tuple | None:
     """PEP 562: `mod.name` where `mod` is a module of the repository that neither defines,
     assigns nor imports `name` but defines `__getattr__`: that function."""
@@ -183,11 +200,14 @@ def _module_getattr(ev, scope: int, text: str) -> tuple | None:
         mid = v[1]
         kids = m.children.get(mid, {})
         fns = [c for c in kids.get("__getattr__", ()) if m.kind.get(c) in FUNCTION_KINDS]
-        if not fns or name in kids or m.binds.get(mid, {}).get(name) \
-                or name in m.imports_by_scope.get(mid, {}) \
-                or ev.rules(m.fam.get(mid)).module(m, f"{m.qual[mid]}.{name}") is not None:
+        rules = ev.rules(m.fam.get(mid))
+        if not fns or name in kids or m.binds.get(mid, _NO).get(name) \
+                or name in m.imports_by_scope.get(mid, _NO) \
+                or rules.module(m, f"{m.qual[mid]}.{name}") is not None:
             continue
         ev.memo.read(mid)
+        if not _not_star_imported(ev, rules, mid, name):
+            continue
         return (SYM, fns[-1])
     return None
 
