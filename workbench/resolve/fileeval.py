@@ -12,8 +12,11 @@ A call of a builtin or outside function that calls a function handed to it
 (`_callbacks`): one per argument that evaluates to functions of the repository, a `calls`
 edge of resolution `callback` from the call's scope, written as the argument, on the
 call's line, its target as for a call of those functions (`_target_row`: one, or
-several as `candidates`). They are no call expression of the file: the write adds them
-to the edges table (`writeback`), and evaluation never reads them back.
+several as `candidates`). The calls the code makes without a call expression (an operator
+running a method of the operand's class, a `with`, a `for`, `len(x)`:
+`Language.implicit_sites`, `Language.implicit_calls`) give its *implicit rows* the same
+way, resolution `implicit` (`_implicit_sites`). Neither is a call expression of the file:
+the write adds them to the edges table (`writeback`), and evaluation never reads them back.
 """
 from __future__ import annotations
 

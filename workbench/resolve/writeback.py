@@ -5,8 +5,9 @@ swapped in, `_rebuild_edges`), the callback rows of the evaluated files
 rebuilt from `edges.candidates` (`_write_candidates`: all of it, or in an incremental run
 the rows of the edges it touched and those a change made stale).
 
-Callback rows (`fileeval._callbacks`) are the only edges the resolver adds: no call
-expression stands for them, so a file's rows are whatever its last evaluation found.
+Callback and implicit rows (`fileeval._callbacks`, `fileeval._implicit_sites`; resolutions
+`vocab.ADDED_SQL`) are the only edges the resolver adds: no call expression stands
+for them, so a file's rows are whatever its last evaluation found.
 The evaluated files' rows in the table are replaced by those: a row found again keeps
 its id, the rest are deleted, and new ones are inserted with ids above every id handed out
 (`store.next_ids`), as the indexer gives them.
