@@ -80,7 +80,7 @@ class ResolveStats:
     model_stored: bool = False      # the model an earlier run stored next to the database, refreshed
     seconds: float = 0.0
     by_resolution: dict = field(default_factory=dict)
-    callbacks: int = 0              # callback rows of the evaluated files (`fileeval._callbacks`)
+    callbacks: int = 0              # rows evaluation added for the evaluated files: callback and implicit ones
     wrote_meta: bool = False        # the run wrote its `meta` values (and the caller's, `meta`)
 
     def __str__(self) -> str:
