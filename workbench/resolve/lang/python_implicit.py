@@ -114,10 +114,10 @@ def call_sites(ev, scope: int, path: str | None, text: str, line, targets: list)
     out: list = []
     m = ev.m
     for t in targets:
-        if t[0] == BUILTIN and t[1] == text and text in BUILTIN_CALLS and line is not None:
-            for row in m.arg_rows_in(path, text):
-                if row[0] != scope or row[6] != line or row[2] != f"{text}#0" or not row[3]:
-                    continue
+        if t[0] == BUILTIN:
+            if t[1] != text or text not in BUILTIN_CALLS or line is None:
+                continue
+            for row in _first_args(ev, path, text).get((scope, line), ()):
                 for f in instance_methods(ev, scope, row[3], BUILTIN_CALLS[text], 0):
                     out.append((f"{row[3]}.{m.name[f[1]]}"[:200], line, f))
         elif t[0] == SYM and m.kind.get(t[1]) in CLASS_KINDS:
@@ -127,6 +127,23 @@ def call_sites(ev, scope: int, path: str | None, text: str, line, targets: list)
     if got is not None:
         out.append((f"{text.rpartition('.')[0]}.__getattr__"[:200], line, got))
     return out
+
+
+def _first_args(ev, path: str | None, text: str) -> dict:
+    """The first-argument rows of the calls of builtin `text` (`len#0`) among those
+    `Model.arg_rows_in` gives for `path`, by (scope, line): grouped once per list of rows
+    (a full run's list holds every file's), not searched per call."""
+    rows = ev.m.arg_rows_in(path, text)
+    cache = ev.lang_cache.setdefault("python.implicit.args", {})
+    got = cache.get(text)
+    if got is None or got[0] is not rows or got[1] != len(rows):
+        slot = f"{text}#0"
+        index: dict = {}
+        for row in rows:
+            if row[2] == slot and row[3]:
+                index.setdefault((row[0], row[6]), []).append(row)
+        got = cache[text] = (rows, len(rows), index)
+    return got[2]
 
 
 def _generated_init(ev, cls: int) -> list[tuple]:
@@ -178,20 +195,22 @@ def _not_star_imported(ev, rules, mid: int, name: str) -> bool:
 def _module_getattr(ev, scope: int, text: str) -> tuple | None:
     """PEP 562: `mod.name` where `mod` is a module of the repository that neither defines,
     assigns nor imports `name` but defines `__getattr__`: that function."""
-    parsed = parse_chain(text)
-    if parsed is None or len(parsed[0]) < 2 or parsed[0][-1][0] != "attr":
-        return None
-    steps = parsed[0]
-    name = steps[-1][1]
-    if name.startswith("__") or steps[0][0] != "name":
+    head, dot, _ = text.partition(".")
+    if not dot:
         return None
     m = ev.m
     # only a chain starting with a name an import binds (`import lazy`; `self.x.y` reads no
     # module): a property of this file's own scopes, looked up without evaluating anything
     s = scope
-    while s is not None and steps[0][1] not in m.imports_by_scope.get(s, _NO):
+    while s is not None and head not in m.imports_by_scope.get(s, _NO):
         s = m.ns(m.parent.get(s))
     if s is None:
+        return None
+    parsed = parse_chain(text)
+    if parsed is None or len(parsed[0]) < 2 or parsed[0][-1][0] != "attr" or parsed[0][0][0] != "name":
+        return None
+    name = parsed[0][-1][1]
+    if name.startswith("__"):
         return None
     vals, _ = ev.eval_text(scope, text.rpartition(".")[0], depth=1)
     for v in ordered(vals):
