@@ -203,7 +203,7 @@ class Language:
     def implicit_sites(self, ev, scope: int, rows) -> list[tuple]:
         """Calls the code of `scope` makes without a call expression (an operator running a
         method of the operand's class, a `with`, a `for`), from its implicit sites `rows`
-        (`Bindings.implicit_sites`): [(text, line, (SYM, id))], written as edges of
+        (`bindings.IMPLICIT_SITES`): [(text, line, (SYM, id))], written as edges of
         resolution `implicit`. None by default."""
         return []
 

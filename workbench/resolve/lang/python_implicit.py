@@ -19,8 +19,7 @@ from ..kinds import CLASS_KINDS, FUNCTION_KINDS
 from ..values import BUILTIN, INST, SYM, ordered
 
 #: operator as written (the `implicit` rows' name) -> the methods it runs on the operand, in
-#: the order Python tries them (`!=` falls back to `__eq__`); a pair of lists: methods the
-#: statement runs one after the other (`with`: enter, then exit)
+#: the order Python tries them (`!=` falls back to `__eq__`); `iter`: a `for`'s iterable
 OPERATORS: dict[str, tuple] = {
     "+": ("__add__",), "-": ("__sub__",), "*": ("__mul__",), "@": ("__matmul__",),
     "/": ("__truediv__",), "//": ("__floordiv__",), "%": ("__mod__",), "**": ("__pow__",),
@@ -52,7 +51,7 @@ _DATACLASS = ("dataclass", "dataclasses.dataclass")
 
 
 def scope_sites(ev, scope: int, rows) -> list[tuple[str, int, tuple]]:
-    """The edges of the implicit sites `rows` of `scope` (`Bindings.implicit_sites`), in order:
+    """The edges of the implicit sites `rows` of `scope` (`bindings.IMPLICIT_SITES`), in order:
     (operand and method as written, line, target)."""
     stores: dict = {}
     asyncs = set()
