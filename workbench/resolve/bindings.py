@@ -22,8 +22,11 @@ from .columns import cols
 
 
 #: the name a scope's implicit call sites are kept under in `binds` (no name is written
-#: so): its `implicit` rows (operators, subscripts, `with`) and one row per `for`
-#: (`iter`, the first `iter_unpack` of a statement); `Language.implicit_sites` reads them
+#: so): its `implicit` rows (operators, subscripts, `with`) and one per `for` (`iter`, the
+#: first `iter_unpack` of a statement), flat, three items a site: the operator as written
+#: (`iter` for a `for`), the operand, the line. Not rows: tens of thousands of 7-tuples
+#: of the standard library's would stay in memory for the whole evaluation.
+#: `Language.implicit_sites` reads them
 IMPLICIT_SITES = "<implicit>"
 
 
@@ -137,7 +140,7 @@ class Bindings:
                     continue
                 into = binds[scope]
                 if kind == "iter":              # an implicit site too (`for x in v`)
-                    _put(into, IMPLICIT_SITES, row)
+                    _site(into, "iter", value, line)
             elif kind in ("element", "extend"):
                 if not name:
                     continue
@@ -154,10 +157,11 @@ class Bindings:
                     continue
                 into = binds[scope]
                 if kind == "iter_unpack" and name.endswith("#0"):   # one site per `for`
-                    _put(into, IMPLICIT_SITES, row)
+                    _site(into, "iter", value, line)
                 name = name.rpartition("#")[0]
             elif kind == "implicit":
-                into, name = binds[scope], IMPLICIT_SITES
+                _site(binds[scope], name, value, line)
+                continue
             else:
                 if kind == "return":
                     returns[scope].append(row)
@@ -232,3 +236,12 @@ def _put(rows_by_name: dict, name: str, row: tuple) -> None:
         rows_by_name[name] = [got[0], row]
     else:
         got.append(row)
+
+
+def _site(rows_by_name: dict, op: str, value, line) -> None:
+    """Add an implicit site to a scope's (`IMPLICIT_SITES`): three items of a flat list."""
+    got = rows_by_name.get(IMPLICIT_SITES)
+    if got is None:
+        rows_by_name[IMPLICIT_SITES] = [op, value, line]
+    else:
+        got += (op, value, line)

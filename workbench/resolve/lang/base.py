@@ -200,10 +200,10 @@ class Language:
         """(targets, how) of a call that is not an expression (Rust `name!()`), or None."""
         return None
 
-    def implicit_sites(self, ev, scope: int, rows) -> list[tuple]:
+    def implicit_sites(self, ev, scope: int, sites) -> list[tuple]:
         """Calls the code of `scope` makes without a call expression (an operator running a
-        method of the operand's class, a `with`, a `for`), from its implicit sites `rows`
-        (`bindings.IMPLICIT_SITES`): [(text, line, (SYM, id))], written as edges of
+        method of the operand's class, a `with`, a `for`), from its implicit sites `sites`
+        (`bindings.IMPLICIT_SITES`: operator, operand, line, flat): [(text, line, (SYM, id))], written as edges of
         resolution `implicit`. None by default."""
         return []
 

@@ -650,8 +650,8 @@ class Python(Language):
         return bool(parts) and (len(split_top(parts[0], (":",))) == 2 or parts[0].startswith("**"))
 
     # ---------------------------------------------------------------- calls and classes
-    def implicit_sites(self, ev, scope, rows):
-        return python_implicit.scope_sites(ev, scope, rows)
+    def implicit_sites(self, ev, scope, sites):
+        return python_implicit.scope_sites(ev, scope, sites)
 
     def implicit_calls(self, ev, scope, path, text, line, targets):
         return python_implicit.call_sites(ev, scope, path, text, line, targets)

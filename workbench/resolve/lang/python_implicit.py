@@ -50,25 +50,26 @@ _STORES = ("=", "del")
 _DATACLASS = ("dataclass", "dataclasses.dataclass")
 
 
-def scope_sites(ev, scope: int, rows) -> list[tuple[str, int, tuple]]:
-    """The edges of the implicit sites `rows` of `scope` (`bindings.IMPLICIT_SITES`), in order:
-    (operand and method as written, line, target)."""
+def scope_sites(ev, scope: int, sites) -> list[tuple[str, int, tuple]]:
+    """The edges of the implicit sites `sites` of `scope` (`bindings.IMPLICIT_SITES`: flat,
+    operator, operand and line a site), in order: (operand and method as written, line,
+    target). A site whose methods no class of the repository defines (`defined`) is left
+    out before its operand is evaluated: it could give no edge."""
     stores: dict = {}
     asyncs = set()
-    for r in rows:
-        if r[1] == "implicit":
-            if r[2] in _STORES:
-                stores[(r[6], r[3])] = stores.get((r[6], r[3]), 0) + 1
-            elif r[2] == "async":
-                asyncs.add((r[6], r[3]))
+    for i in range(0, len(sites), 3):
+        name = sites[i]
+        if name in _STORES:
+            key = (sites[i + 2], sites[i + 1])
+            stores[key] = stores.get(key, 0) + 1
+        elif name == "async":
+            asyncs.add((sites[i + 2], sites[i + 1]))
     out: list = []
-    for r in rows:
-        kind, name, value, line = r[1], r[2], r[3], r[6]
+    for i in range(0, len(sites), 3):
+        name, value, line = sites[i], sites[i + 1], sites[i + 2]
         if not value:
             continue
-        if kind != "implicit":
-            methods: tuple = (OPERATORS["iter"],)
-        elif name in STATEMENTS:
+        if name in STATEMENTS:
             if name == "with" and (line, value) in asyncs:
                 continue                # (the `async with` row says it)
             methods = tuple((m,) for m in STATEMENTS[name])
@@ -81,9 +82,35 @@ def scope_sites(ev, scope: int, rows) -> list[tuple[str, int, tuple]]:
                 continue
             methods = (got,)
         for tried in methods:
+            if not can_run(ev, tried):
+                continue
             for t in instance_methods(ev, scope, value, tried, 0):
                 out.append((f"{value}.{ev.m.name[t[1]]}"[:200], line, t))
     return out
+
+
+def defined(ev) -> frozenset:
+    """The dunder names of the repository's Python functions (a site's method is a function
+    of the repository named so, or no edge): worked out once per run from the symbols."""
+    got = ev.lang_cache.get("python.implicit.defined")
+    if got is None:
+        m = ev.m
+        kind, fam = m.kind, m.fam
+        got = frozenset(n for s, n in m.name.items()
+                        if n[:2] == "__" and kind.get(s) in FUNCTION_KINDS and fam.get(s) == "python")
+        ev.lang_cache["python.implicit.defined"] = got
+    return got
+
+
+def can_run(ev, tried) -> bool:
+    """Whether some function of the repository is named like one of the methods `tried`
+    (`defined`), so that evaluating the operand may give an edge. The evaluation reads
+    their names (the token a file defining such a function provides, `deps`): a file that
+    gains or loses one has the sites that depend on it evaluated again, as a fresh run
+    would."""
+    for d in tried:
+        ev.read_name("b:python:" + d)
+    return not defined(ev).isdisjoint(tried)
 
 
 def instance_methods(ev, scope: int, text: str, tried: tuple, depth: int) -> list[tuple]:
@@ -116,7 +143,10 @@ def call_sites(ev, scope: int, path: str | None, text: str, line, targets: list)
         if t[0] == BUILTIN:
             if t[1] != text or text not in BUILTIN_CALLS or line is None:
                 continue
-            for row in _first_args(ev, path, text).get((scope, line), ()):
+            rows = _first_args(ev, path, text).get((scope, line), ())
+            if not rows or not can_run(ev, BUILTIN_CALLS[text]):
+                continue
+            for row in rows:
                 for f in instance_methods(ev, scope, row[3], BUILTIN_CALLS[text], 0):
                     out.append((f"{row[3]}.{m.name[f[1]]}"[:200], line, f))
         elif t[0] == SYM and m.kind.get(t[1]) in CLASS_KINDS:
@@ -209,7 +239,7 @@ def _module_getattr(ev, scope: int, text: str) -> tuple | None:
     if parsed is None or len(parsed[0]) < 2 or parsed[0][-1][0] != "attr" or parsed[0][0][0] != "name":
         return None
     name = parsed[0][-1][1]
-    if name.startswith("__"):
+    if name.startswith("__") or not can_run(ev, ("__getattr__",)):
         return None
     vals, _ = ev.eval_text(scope, text.rpartition(".")[0], depth=1)
     for v in ordered(vals):
@@ -259,9 +289,12 @@ def operator_values(ev, scope: int, text: str, depth: int) -> set:
         if not left.endswith(sep.strip()):
             return set()
         left = left[:-len(sep.strip())].strip()
+        tried = OPERATORS[sep.strip()]
+        if not can_run(ev, tried):      # no method of the repository to run
+            return set()
         if sep == " ** ":               # right-associative: the first operand
             left = split_top(text, (sep,))[0]
-        return _applied(ev, scope, left, OPERATORS[sep.strip()], depth)
+        return _applied(ev, scope, left, tried, depth)
     return set()
 
 
