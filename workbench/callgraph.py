@@ -164,7 +164,7 @@ def export(con, entry_paths: list[str]) -> dict[str, list[str]]:
     while pending:
         done |= pending
         edges = store.run(con, """SELECT src_id, dst_name, path, line, dst_id, candidates,
-                                         resolution = 'callback' FROM edges
+                                         resolution IN ('callback', 'implicit') FROM edges
                                   WHERE kind = 'calls' AND list_contains(?, path)
                                   ORDER BY path, line, edge_id""", [sorted(pending)])
         pending = set()

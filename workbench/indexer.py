@@ -722,7 +722,7 @@ def _unbind_stale(con) -> None:
     """Without cross-file resolution: no edge may keep pointing at a symbol that is gone
     (a callback row, which resolution adds, goes), and the next resolving run must resolve
     everything."""
-    store.run(con, """DELETE FROM edges WHERE resolution = 'callback'
+    store.run(con, """DELETE FROM edges WHERE resolution IN ('callback', 'implicit')
                       AND dst_id NOT IN (SELECT symbol_id FROM symbols)""")
     store.run(con, """UPDATE edges SET dst_id = NULL, dst_qualname = NULL, candidates = NULL,
                              resolution = 'unresolved'

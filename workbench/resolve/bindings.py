@@ -21,6 +21,15 @@ from ..gcpause import release_unused_memory
 from .columns import cols
 
 
+#: the name a scope's implicit call sites are kept under in `binds` (no name is written
+#: so): its `implicit` rows (operators, subscripts, `with`) and one per `for` (`iter`, the
+#: first `iter_unpack` of a statement), flat, three items a site: the operator as written
+#: (`iter` for a `for`), the operand, the line. Not rows: tens of thousands of 7-tuples
+#: of the standard library's would stay in memory for the whole evaluation.
+#: `Language.implicit_sites` reads them
+IMPLICIT_SITES = "<implicit>"
+
+
 class Bindings:
     """Bindings rows grouped by scope, argument rows by callee: methods of `model.Model`."""
 
@@ -130,6 +139,8 @@ class Bindings:
                         self.exports[scope].setdefault(key2, []).append(row)
                     continue
                 into = binds[scope]
+                if kind == "iter":              # an implicit site too (`for x in v`)
+                    _site(into, "iter", value, line)
             elif kind in ("element", "extend"):
                 if not name:
                     continue
@@ -145,7 +156,12 @@ class Bindings:
                 if not name:
                     continue
                 into = binds[scope]
+                if kind == "iter_unpack" and name.endswith("#0"):   # one site per `for`
+                    _site(into, "iter", value, line)
                 name = name.rpartition("#")[0]
+            elif kind == "implicit":
+                _site(binds[scope], name, value, line)
+                continue
             else:
                 if kind == "return":
                     returns[scope].append(row)
@@ -220,3 +236,12 @@ def _put(rows_by_name: dict, name: str, row: tuple) -> None:
         rows_by_name[name] = [got[0], row]
     else:
         got.append(row)
+
+
+def _site(rows_by_name: dict, op: str, value, line) -> None:
+    """Add an implicit site to a scope's (`IMPLICIT_SITES`): three items of a flat list."""
+    got = rows_by_name.get(IMPLICIT_SITES)
+    if got is None:
+        rows_by_name[IMPLICIT_SITES] = [op, value, line]
+    else:
+        got += (op, value, line)

@@ -619,6 +619,10 @@ class Resolver(Members, Flows):
                 if parts[0] in self.m.elements.get(scope, _NO):
                     got.add(self.container_span(scope, parts[0], line))
                 return got
+        if vtype == "binary_operator":        # `p = Path("usr") / "lib"`: what the method returns
+            got = self.rules(self.m.fam.get(scope)).operator_values(self, scope, value, depth)
+            if got:
+                return got
         vals, _ = self.eval_text(scope, value, depth=depth + 1)
         if kind == "with" and vals:
             out = set()

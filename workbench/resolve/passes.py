@@ -67,7 +67,7 @@ from .writeback import _write_back, _write_candidates
 
 RESOLVER_VERSION = resolver_version()      # a database resolved by other code is resolved again in full
 RESOLUTIONS = ("local", "self", "super", "import", "alias", "reexport", "inferred",
-               "name-unique", "ambiguous", "builtin", "external", "unresolved", "callback")
+               "name-unique", "ambiguous", "builtin", "external", "unresolved", "callback", "implicit")
 
 
 @dataclass
@@ -80,7 +80,7 @@ class ResolveStats:
     model_stored: bool = False      # the model an earlier run stored next to the database, refreshed
     seconds: float = 0.0
     by_resolution: dict = field(default_factory=dict)
-    callbacks: int = 0              # callback rows of the evaluated files (`fileeval._callbacks`)
+    callbacks: int = 0              # rows evaluation added for the evaluated files: callback and implicit ones
     wrote_meta: bool = False        # the run wrote its `meta` values (and the caller's, `meta`)
 
     def __str__(self) -> str:
@@ -273,7 +273,7 @@ def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None, pro
     `meanwhile` (`parallel.Meanwhile`): work a helper does before its first file (not
     done when one process evaluates)."""
     where = ("WHERE kind IN ('calls', 'imports', 'inherits', 'implements') "
-             "AND resolution IS DISTINCT FROM 'callback'")
+             "AND resolution IS DISTINCT FROM 'callback' AND resolution IS DISTINCT FROM 'implicit'")
     prm: dict | None = None
     if scope_paths is None:
         paths = sorted(m.paths)

@@ -1,0 +1,163 @@
+"""Implicit calls (resolution `implicit`): rows resolution adds for the methods Python runs
+without a call expression (operators, subscripts, `with`, `for`, `len(x)`, a dataclass's
+generated `__init__`, a module's `__getattr__`), shown by the views and kept by
+incremental runs as a fresh index has them."""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from test_resolve_quiet import _replace, _run
+from workbench import store
+from workbench.indexer import index
+
+LIB = textwrap.dedent('''\
+    class Vec:
+        def __init__(self, *xs):
+            self.xs = list(xs)
+
+        def __add__(self, other):
+            return Vec(*[a + b for a, b in zip(self.xs, other.xs)])
+
+        def __getitem__(self, i):
+            return self.xs[i]
+
+        def __len__(self):
+            return len(self.xs)
+
+        def __iter__(self):
+            return iter(self.xs)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+
+    class Bag(dict):
+        pass
+''')
+
+APP = textwrap.dedent('''\
+    from lib import Vec, Bag
+
+
+    def use(n):
+        v = Vec(1, 2) + Vec(3, 4)
+        w = v + v
+        first = w[0]
+        total = n + 1
+        b = Bag()
+        b["k"] = total
+        with Vec() as z:
+            size = len(z)
+        return [x for x in w], first, size, b["k"]
+''')
+
+IMPLICIT = ("SELECT s.qualname, e.line, e.dst_name, e.dst_qualname, e.candidates FROM edges e "
+            "JOIN symbols s ON s.symbol_id = e.src_id WHERE e.resolution = 'implicit' "
+            "ORDER BY e.line, e.dst_name")
+
+
+def _indexed(tmp_path, files: dict[str, str]):
+    root = tmp_path / "repo"
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    db = str(tmp_path / "index.duckdb")
+    index(str(root), db, jobs=1, progress=False)
+    return root, db
+
+
+def test_implicit_rows_in_the_edges_table(tmp_path):
+    _root, db = _indexed(tmp_path, {"lib.py": LIB, "app.py": APP})
+    con = store.connect(db, read_only=True)
+    try:
+        assert store.run(con, IMPLICIT) == [
+            ("app.use", 5, "Vec(1, 2).__add__", "lib.Vec.__add__", None),
+            ("app.use", 6, "v.__add__", "lib.Vec.__add__", None),      # `v`: what __add__ returns
+            ("app.use", 7, "w.__getitem__", "lib.Vec.__getitem__", None),
+            ("app.use", 11, "Vec().__enter__", "lib.Vec.__enter__", None),
+            ("app.use", 11, "Vec().__exit__", "lib.Vec.__exit__", None),
+            ("app.use", 12, "z.__len__", "lib.Vec.__len__", None),
+            ("app.use", 13, "w.__iter__", "lib.Vec.__iter__", None)]
+        # `n + 1`, `b["k"]` on a dict subclass and `Vec.__add__`'s own `a + b` give none;
+        # every row is a `calls` edge whose target is the method's symbol
+        assert store.run(con, """SELECT count(*) FROM edges e JOIN symbols d ON d.symbol_id = e.dst_id
+                                 WHERE e.resolution = 'implicit' AND e.kind = 'calls'
+                                   AND d.qualname = e.dst_qualname""") == [(7,)]
+    finally:
+        con.close()
+
+
+def test_views_show_implicit_rows(tmp_path):
+    import workbench
+    from workbench import graph
+    from workbench.views import call
+    _root, db = _indexed(tmp_path, {"lib.py": LIB, "app.py": APP})
+    wb = workbench.open(db)
+    try:
+        con = wb.con
+        assert [(c.caller, c.line, c.as_written, c.resolution)
+                for c in graph.find_callers(con, "lib.Vec.__add__")] == [
+            ("app.use", 5, "Vec(1, 2).__add__", "implicit"), ("app.use", 6, "v.__add__", "implicit")]
+        assert store.run(con, "SELECT caller, line, resolution FROM find_callers('lib.Vec.__len__')") == [
+            ("app.use", 12, "implicit")]
+        chain = graph.trace_call_chain(con, "app.use", depth=2)
+        assert ("lib.Vec.__add__", "implicit") in {(e.dst, e.resolution) for e in chain}
+        text = call(wb, "find_callers", {"symbol": "lib.Vec.__getitem__"}).text
+        assert "app.use app.py:7 (implicit)" in text
+        assert "12: z.__len__ -> lib.Vec.__len__ (implicit)" in call(wb, "find_callees", {"symbol": "app.use"}).text
+    finally:
+        wb.close()
+
+
+def test_a_full_run_again_keeps_the_implicit_rows_and_ids(tmp_path):
+    from workbench.resolve import resolve_edges
+    _root, db = _indexed(tmp_path, {"lib.py": LIB, "app.py": APP})
+    con = store.connect(db)
+    try:
+        before = store.run(con, "SELECT * FROM edges ORDER BY edge_id")
+        stats = resolve_edges(con, None)
+        assert stats.full and stats.callbacks == 7      # the rows resolution adds: these seven
+        assert store.run(con, "SELECT * FROM edges ORDER BY edge_id") == before
+    finally:
+        con.close()
+
+
+# incremental runs: an edit of the class's file or of the caller's adds, changes or removes
+# implicit rows exactly as a fresh index of the edited tree has them
+FILES = {"lib.py": LIB, "app.py": APP, "other.py": "def untouched(xs):\n    return xs[0]\n"}
+EDITS = {
+    "method renamed": ("lib.py", _replace("def __getitem__", "def get_item"), 6),
+    "method added": ("lib.py", _replace("class Bag(dict):\n    pass",
+                                        "class Bag(dict):\n    def __setitem__(self, k, v):\n"
+                                        "        super().__setitem__(k, v)"), 8),
+    "base gains the method": ("lib.py", _replace("class Bag(dict):\n    pass",
+                                                 "class Bag(Vec):\n    pass"), 8),
+    "caller adds one": ("app.py", _replace("first = w[0]", "first = w[0]\n    u = w + v"), 8),
+    "caller removes one": ("app.py", _replace("with Vec() as z:", "if True:\n        z = []"), 4),
+    "caller moves one": ("app.py", _replace("def use", "# a line\n\n\ndef use"), 7),
+}
+
+
+def _implicit_rows(db: str) -> list:
+    con = store.connect(db, read_only=True)
+    try:
+        return store.run(con, "SELECT path, line, dst_name, dst_qualname FROM edges "
+                              "WHERE resolution = 'implicit' ORDER BY path, line, dst_name")
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize("keep", [True, False])
+@pytest.mark.parametrize("case", sorted(EDITS))
+def test_incremental_runs_keep_implicit_rows_as_a_fresh_index(tmp_path, case, keep):
+    rel, fn, n = EDITS[case]
+    _r, diff = _run(tmp_path, FILES, rel, fn, keep)
+    assert diff == []
+    got = _implicit_rows(str(tmp_path / "inc.duckdb"))
+    assert len(got) == n, got
+
