@@ -1,13 +1,15 @@
 """Implicit calls (resolution `implicit`): rows resolution adds for the methods Python runs
 without a call expression (operators, subscripts, `with`, `for`, `len(x)`, a dataclass's
 generated `__init__`, a module's `__getattr__`), shown by the views and kept by
-incremental runs as a fresh index has them."""
+incremental runs as a fresh index has them. They are a setting (`resolve.setting`), off
+unless asked for: off gives none, and switching resolves everything again."""
 from __future__ import annotations
 
 import textwrap
 
 import pytest
 
+from drift import differences
 from test_resolve_quiet import _replace, _run
 from workbench import store
 from workbench.indexer import index
@@ -61,13 +63,13 @@ IMPLICIT = ("SELECT s.qualname, e.line, e.dst_name, e.dst_qualname, e.candidates
             "ORDER BY e.line, e.dst_name")
 
 
-def _indexed(tmp_path, files: dict[str, str]):
+def _indexed(tmp_path, files: dict[str, str], implicit: bool | None = True):
     root = tmp_path / "repo"
     for rel, text in files.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
     db = str(tmp_path / "index.duckdb")
-    index(str(root), db, jobs=1, progress=False)
+    index(str(root), db, jobs=1, progress=False, implicit=implicit)
     return root, db
 
 
@@ -152,12 +154,74 @@ def _implicit_rows(db: str) -> list:
         con.close()
 
 
+@pytest.mark.parametrize("implicit", [True, None])
 @pytest.mark.parametrize("keep", [True, False])
 @pytest.mark.parametrize("case", sorted(EDITS))
-def test_incremental_runs_keep_implicit_rows_as_a_fresh_index(tmp_path, case, keep):
+def test_incremental_runs_keep_implicit_rows_as_a_fresh_index(tmp_path, case, keep, implicit):
+    """With the setting on (the second run keeps it) and by default (off: none)."""
     rel, fn, n = EDITS[case]
-    _r, diff = _run(tmp_path, FILES, rel, fn, keep)
+    r, diff = _run(tmp_path, FILES, rel, fn, keep, implicit=implicit)
     assert diff == []
+    assert r.resolve_stats.implicit == bool(implicit)
     got = _implicit_rows(str(tmp_path / "inc.duckdb"))
-    assert len(got) == n, got
+    assert len(got) == (n if implicit else 0), got
+
+
+def _meta(db: str) -> dict:
+    con = store.connect(db, read_only=True)
+    try:
+        return store.get_metas(con, "resolver_version", "implicit_calls")
+    finally:
+        con.close()
+
+
+def test_by_default_a_run_adds_no_implicit_rows(tmp_path):
+    _root, db = _indexed(tmp_path, {"lib.py": LIB, "app.py": APP}, implicit=None)
+    assert _implicit_rows(db) == []
+    meta = _meta(db)
+    assert meta["implicit_calls"] == "off" and not meta["resolver_version"].endswith("+implicit")
+
+
+def test_switching_the_setting_resolves_everything_again(tmp_path):
+    """On an indexed database: asking for the other setting is a full run (whatever changed),
+    whose rows are a fresh index's with that setting; a run that does not say keeps it."""
+    from workbench.resolve import kept
+    files = {"lib.py": LIB, "app.py": APP}
+    root, db = _indexed(tmp_path, files, implicit=None)
+    kept.forget()
+    _r, on_db = _indexed(tmp_path / "on", files, implicit=True)
+    want_on = _implicit_rows(on_db)
+    assert len(want_on) == 7
+    r = index(str(root), db, jobs=1, progress=False, implicit=True)    # nothing changed
+    assert r.resolve_stats is not None and r.resolve_stats.full and r.resolve_stats.implicit
+    assert _implicit_rows(db) == want_on and _meta(db)["implicit_calls"] == "on"
+    assert differences(db, on_db) == []
+    # an edit afterwards: incremental, the setting kept (the model kept, then one stored)
+    for forget in (False, True):
+        if forget:
+            kept.forget()
+        (root / "app.py").write_text((root / "app.py").read_text() + f"\n\ndef later{int(forget)}(v):\n"
+                                     "    return v[1]\n")
+        r = index(str(root), db, jobs=1, progress=False)
+        assert not r.resolve_stats.full and r.resolve_stats.implicit
+        assert r.resolve_stats.model_kept != forget and r.resolve_stats.model_stored == forget
+    assert _implicit_rows(db) == want_on        # (`v[1]` of an unknown `v`: none)
+    r = index(str(root), db, jobs=1, progress=False, implicit=False)
+    assert r.resolve_stats.full and not r.resolve_stats.implicit
+    assert _implicit_rows(db) == [] and _meta(db)["implicit_calls"] == "off"
+
+
+def test_the_resolve_command_and_callgraph_take_the_setting(tmp_path):
+    from workbench.callgraph import callgraph
+    from workbench.cli import main
+    root, db = _indexed(tmp_path, {"lib.py": LIB, "app.py": APP}, implicit=None)
+    assert main(["resolve", db, "-q", "--implicit"]) == 0
+    assert len(_implicit_rows(db)) == 7
+    assert main(["resolve", db, "-q"]) == 0                 # kept
+    assert len(_implicit_rows(db)) == 7
+    assert main(["resolve", db, "-q", "--no-implicit"]) == 0
+    assert _implicit_rows(db) == []
+    entry = [str(root / "app.py")]
+    on, off = callgraph(entry, str(root), implicit=True), callgraph(entry, str(root))
+    assert "lib.Vec.__add__" in on["app.use"] and "lib.Vec.__add__" not in off["app.use"]
 

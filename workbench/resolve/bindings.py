@@ -104,6 +104,7 @@ class Bindings:
         ns = self.ns
         binds, elements, returns, yields = self.binds, self.elements, self.returns, self.yields
         args = self.args_by_callee
+        sites = getattr(self, "implicit", False)     # the implicit sites kept (`Model.implicit`)
         # one string object per distinct text: Arrow hands every row its own copy, and
         # kinds, value types, names and values repeat (half a million rows: ~100 MB)
         one = self._strings.setdefault
@@ -139,7 +140,7 @@ class Bindings:
                         self.exports[scope].setdefault(key2, []).append(row)
                     continue
                 into = binds[scope]
-                if kind == "iter":              # an implicit site too (`for x in v`)
+                if kind == "iter" and sites:    # an implicit site too (`for x in v`)
                     _site(into, "iter", value, line)
             elif kind in ("element", "extend"):
                 if not name:
@@ -156,11 +157,12 @@ class Bindings:
                 if not name:
                     continue
                 into = binds[scope]
-                if kind == "iter_unpack" and name.endswith("#0"):   # one site per `for`
+                if kind == "iter_unpack" and sites and name.endswith("#0"):   # one site per `for`
                     _site(into, "iter", value, line)
                 name = name.rpartition("#")[0]
-            elif kind == "implicit":
-                _site(binds[scope], name, value, line)
+            elif kind == "implicit":        # (kept only for a run adding implicit rows)
+                if sites:
+                    _site(binds[scope], name, value, line)
                 continue
             else:
                 if kind == "return":

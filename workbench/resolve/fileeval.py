@@ -15,7 +15,7 @@ call's line, its target as for a call of those functions (`_target_row`: one, or
 several as `candidates`). The calls the code makes without a call expression (an operator
 running a method of the operand's class, a `with`, a `for`, `len(x)`:
 `Language.implicit_sites`, `Language.implicit_calls`) give its *implicit rows* the same
-way, resolution `implicit` (`_implicit_sites`). Neither is a call expression of the file:
+way, resolution `implicit` (`_implicit_sites`), in a run that adds them (`setting`). Neither is a call expression of the file:
 the write adds them to the edges table (`writeback`), and evaluation never reads them back.
 """
 from __future__ import annotations
@@ -42,7 +42,7 @@ def _evaluate(m: Model, res: Resolver, part_rows, spans: dict, imports_of: dict,
     add_file = out.add_file
     names = ("edge_id", "src_id", "kind", "dst_name", "line", "dst_id", "dst_qualname", "resolution",
              "candidates")
-    imps: list = []
+    imps: list | None = [] if res.implicit else None     # (`setting`)
     for path in paths:
         res.memo.begin_unit()
         imp_edge: dict[tuple, tuple] = {}
@@ -61,7 +61,8 @@ def _evaluate(m: Model, res: Resolver, part_rows, spans: dict, imports_of: dict,
                                   for src, kind, dst_name, line in zip(srcs, kinds, dst_names, lines)])
             if cbs:
                 _callback_rows(m, res, path, cbs, out)
-        _implicit_sites(m, res, path, imps)
+        if imps is not None:
+            _implicit_sites(m, res, path, imps)
         if imps:
             _added_rows(m, res, path, imps, out, "implicit")
             imps.clear()
