@@ -49,7 +49,8 @@ implicit       no call expression: a method of the repository Python runs for an
                a subscript, a `with`, a `for`, a builtin (`len(x)`), a dataclass's
                generated `__init__` or a module's `__getattr__` (`lang/python_implicit.py`);
                dst_name the operand and the method (`p.__truediv__`); one of several
-               classes' methods: `candidates`, dst_id NULL
+               classes' methods: `candidates`, dst_id NULL; only with the `implicit`
+               setting on (`setting`: off by default)
 =============  ==========================================================================
 
 No edge is bound by its name alone unless it says `name-unique`. Callback and implicit rows
