@@ -38,14 +38,15 @@ from workbench.callgraph import callgraph  # noqa: E402
 
 
 def load_rows(implicit: bool = False) -> list[tuple[str, dict, dict, set]]:
+    """(case, expected, got, the case's implicit edges) per case; `implicit`: the setting."""
     rows = []
     for case in sorted(p for p in CASES.iterdir() if p.is_dir()):
         expected = json.loads((case / "expected.json").read_text())
         implicit_path = case / "implicit.json"
-        implicit = ({tuple(e) for e in json.loads(implicit_path.read_text())}
-                    if implicit_path.exists() else set())
+        edges = ({tuple(e) for e in json.loads(implicit_path.read_text())}
+                 if implicit_path.exists() else set())
         got = callgraph([str(_entry(case))], package=str(case), implicit=implicit)
-        rows.append((case.name, expected, got, implicit))
+        rows.append((case.name, expected, got, edges))
     return rows
 
 
