@@ -142,6 +142,9 @@ EDITS = {
     "caller adds one": ("app.py", _replace("first = w[0]", "first = w[0]\n    u = w + v"), 8),
     "caller removes one": ("app.py", _replace("with Vec() as z:", "if True:\n        z = []"), 4),
     "caller moves one": ("app.py", _replace("def use", "# a line\n\n\ndef use"), 7),
+    # a new function's parameter: its argument rows come with the edit (`Bindings.arg_rows`)
+    "new function called": ("app.py", lambda t: t + "\n\ndef pick(v):\n    return v[0]\n\n\n"
+                                                   "def use2():\n    return pick(Vec(5))\n", 8),
 }
 
 
@@ -225,3 +228,23 @@ def test_the_resolve_command_and_callgraph_take_the_setting(tmp_path):
     on, off = callgraph(entry, str(root), implicit=True), callgraph(entry, str(root))
     assert "lib.Vec.__add__" in on["app.use"] and "lib.Vec.__add__" not in off["app.use"]
 
+
+
+def test_a_new_uncalled_functions_parameter_copies_no_bindings_table(tmp_path):
+    """A kept model knows which callees have argument rows: evaluating the operand of a
+    function an edit added (`x + 1`, `x` its parameter) finds none without copying the
+    whole bindings table (`lazy._lazy_index`)."""
+    from workbench.resolve import kept
+    root, db = _indexed(tmp_path, FILES)
+    for k in range(2):
+        (root / "lib.py").write_text((root / "lib.py").read_text() + f"\n\ndef added{k}(x):\n    return x + 1\n")
+        r = index(str(root), db, jobs=1, progress=False)
+        assert r.resolve_stats.model_kept and not r.resolve_stats.full
+        con = store.connect(db, read_only=True)
+        try:
+            token = store.get_meta(con, "resolve_token")
+        finally:
+            con.close()
+        model = kept.peek(token)
+        assert model is not None and model._lazy_tbl is None
+        assert model.args_by_callee.get(f"added{k}") == []      # asked, and none
