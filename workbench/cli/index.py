@@ -168,7 +168,7 @@ def _implicit_option(s) -> None:
     s.add_argument("--implicit", action=argparse.BooleanOptionalAction, default=None,
                    help="add the calls Python makes without a call expression (operators, "
                         "subscripts, with, for, len(x), a dataclass's __init__...) as call edges of "
-                        "resolution 'implicit'; costs a full resolution ~20%% more CPU; the database "
+                        "resolution 'implicit'; a full index takes about a quarter more CPU; the database "
                         "keeps the setting, and changing it resolves everything again "
                         "(default: as the database has it; off for a new one)")
 
