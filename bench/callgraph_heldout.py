@@ -1,6 +1,6 @@
 """Held-out measure: `workbench callgraph` on Python programs written apart from the resolver.
 
-    python bench/callgraph_heldout.py [--out bench/results/callgraph_heldout.txt]
+    python bench/callgraph_heldout.py [--implicit] [--out bench/results/callgraph_heldout.txt]
 
 The programs under bench/callgraph_heldout/python/<category>-<name>/ were written from
 patterns read in the standard library and popular packages (their README says which),
@@ -14,7 +14,8 @@ Printed: the edges that differ per program (the scoring of tests/test_callgraph_
 imported, not copied), precision and recall per category (the folder name before the
 first `-`) and overall, and the overall figures again without the edges of `implicit.json`
 (calls made without a call expression: operators, `with`, property access, dataclass and
-`__getattr__` hooks), so the two kinds of miss can be told apart.
+`__getattr__` hooks), so the two kinds of miss can be told apart. `--implicit` exports with
+implicit call edges on (`callgraph(implicit=True)`, off by default).
 """
 from __future__ import annotations
 
@@ -36,15 +37,16 @@ from test_callgraph_cases import _edges, _entry, score  # noqa: E402
 from workbench.callgraph import callgraph  # noqa: E402
 
 
-def load_rows() -> list[tuple[str, dict, dict, set]]:
+def load_rows(implicit: bool = False) -> list[tuple[str, dict, dict, set]]:
+    """(case, expected, got, the case's implicit edges) per case; `implicit`: the setting."""
     rows = []
     for case in sorted(p for p in CASES.iterdir() if p.is_dir()):
         expected = json.loads((case / "expected.json").read_text())
         implicit_path = case / "implicit.json"
-        implicit = ({tuple(e) for e in json.loads(implicit_path.read_text())}
-                    if implicit_path.exists() else set())
-        got = callgraph([str(_entry(case))], package=str(case))
-        rows.append((case.name, expected, got, implicit))
+        edges = ({tuple(e) for e in json.loads(implicit_path.read_text())}
+                 if implicit_path.exists() else set())
+        got = callgraph([str(_entry(case))], package=str(case), implicit=implicit)
+        rows.append((case.name, expected, got, edges))
     return rows
 
 
@@ -58,11 +60,12 @@ def line(label: str, rows) -> str:
     return f"{label:<16} {len(rows):>3} {tp + fn:>5} {tp:>4} {fp:>4} {fn:>4}   {p:.3f}   {r:.3f}"
 
 
-def report(rows) -> str:
+def report(rows, implicit: bool = False) -> str:
     out = io.StringIO()
     plain = [(name, e, g) for name, e, g, _ in rows]
     print(f"held-out Python call graph: {len(rows)} programs under "
-          f"{CASES.relative_to(REPO)}", file=out)
+          f"{CASES.relative_to(REPO)}; implicit call edges {'on' if implicit else 'off (the default)'}",
+          file=out)
     print("\nedges that differ (missing = expected, not produced; extra = produced, not expected):",
           file=out)
     *_, details = score(plain)
@@ -86,11 +89,12 @@ def report(rows) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", help="also write the report to this file")
+    ap.add_argument("--implicit", action="store_true", help="implicit call edges on (default: off)")
     args = ap.parse_args()
     t0 = time.perf_counter()
     with redirect_stdout(io.StringIO()):
-        rows = load_rows()
-    text = report(rows)
+        rows = load_rows(args.implicit)
+    text = report(rows, args.implicit)
     print(text, end="")
     print(f"({time.perf_counter() - t0:.1f} s)")
     if args.out:

@@ -22,10 +22,12 @@ The package's modules are byte-compiled once before the runs, as an install has 
 its first run: an interpreter started with PYTHONDONTWRITEBYTECODE would otherwise compile
 them from source in every CLI run (~0.07-0.1 s of CPU, a cost users do not pay).
 
-    .venv/bin/python bench/index_bench.py [--root DIR] [--jobs N] [--runs 3] [--code DIR]
+    .venv/bin/python bench/index_bench.py [--root DIR] [--jobs N] [--runs 3] [--code DIR] [--implicit]
 
 `--code DIR` measures the workbench package found in DIR instead of this checkout (an
-older commit unpacked with `git archive`, to compare in the same run).
+older commit unpacked with `git archive`, to compare in the same run). `--implicit`
+indexes with implicit call edges on (`index(implicit=True)`; the re-indexes keep the
+database's setting).
 """
 from __future__ import annotations
 
@@ -56,8 +58,9 @@ import json, resource, time
 from workbench.indexer import index
 root, db, resolve, touch = sys.argv[1], sys.argv[2], sys.argv[3] == "1", sys.argv[4]
 jobs = int(sys.argv[5]) if sys.argv[5] != "0" else None
+setting = {"implicit": True} if os.environ.get("WB_BENCH_IMPLICIT") else {}
 t0 = time.perf_counter()
-r = index(root, db, jobs=jobs, progress=False, resolve=resolve)
+r = index(root, db, jobs=jobs, progress=False, resolve=resolve, **setting)
 ru, rc = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
 out = {"wall": time.perf_counter() - t0, "phases": r.timings,
        "cpu": ru.ru_utime + ru.ru_stime + rc.ru_utime + rc.ru_stime,
@@ -114,8 +117,11 @@ def raw_parse_seconds(root: str) -> tuple[float, int]:
     return time.perf_counter() - t0, time.process_time() - c0, len(blobs)
 
 
+_IMPLICIT: dict = {}      # the child's environment for `--implicit`
+
+
 def _env(code: str) -> dict:
-    return {**os.environ, "WB_BENCH_CODE": code}
+    return {**os.environ, "WB_BENCH_CODE": code, **_IMPLICIT}
 
 
 def _tree(pid: int) -> list[int]:
@@ -252,7 +258,10 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=None)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--code", default=str(REPO), help="directory holding the workbench package to measure")
+    ap.add_argument("--implicit", action="store_true", help="index with implicit call edges on")
     args = ap.parse_args()
+    if args.implicit:
+        _IMPLICIT["WB_BENCH_IMPLICIT"] = "1"
     args.code = os.path.abspath(args.code)
     sys.meta_path[:] = [f for f in sys.meta_path if not getattr(f, "__module__", "").startswith("__editable__")]
     sys.path.insert(0, args.code)
@@ -261,7 +270,7 @@ def main() -> None:
     import compileall
     compileall.compile_dir(os.path.join(args.code, "workbench"), quiet=1)
     print(f"corpus: {args.root}; code: {args.code}; Python {sys.version.split()[0]}; "
-          f"{os.cpu_count()} cores; package byte-compiled")
+          f"{os.cpu_count()} cores; package byte-compiled{'; implicit calls on' if args.implicit else ''}")
     for k in range(1, args.runs + 1):
         tmp = tempfile.mkdtemp(prefix="wb-bench-")
         try:

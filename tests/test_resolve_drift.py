@@ -23,11 +23,12 @@ def _corpus(dst: Path) -> Path:
     return copy_stdlib(dst, PARTS)
 
 
-@pytest.mark.parametrize("seed", [1, 3])
-def test_incremental_reindex_equals_fresh_index_on_stdlib_edits(tmp_path, seed):
+@pytest.mark.parametrize("seed,implicit", [(1, None), (3, None), (2, True)])
+def test_incremental_reindex_equals_fresh_index_on_stdlib_edits(tmp_path, seed, implicit):
+    """By default and with implicit call edges on (the re-indexes keep the setting)."""
     root = _corpus(tmp_path / "corpus")
     db = str(tmp_path / "inc.duckdb")
-    index(root, db, jobs=1, progress=False)
+    index(root, db, jobs=1, progress=False, implicit=implicit)
     rng = random.Random(seed)
     done = []
     # edits only (the incremental path), twice: the second round starts from an
@@ -36,8 +37,9 @@ def test_incremental_reindex_equals_fresh_index_on_stdlib_edits(tmp_path, seed):
         done += mutate(root, rng, add_delete=add_delete)
         report = index(root, db, jobs=1, progress=False)
         assert report.changed + report.added + report.removed > 0
+        assert report.resolve_stats.implicit == bool(implicit)
         fresh = str(tmp_path / f"fresh{k}.duckdb")
-        index(root, fresh, jobs=1, progress=False)
+        index(root, fresh, jobs=1, progress=False, implicit=implicit)
         diff = differences(db, fresh)
         assert not diff, f"edits {done}: {len(diff)} rows differ, e.g. {diff[:6]}"
 

@@ -32,12 +32,14 @@ def _callee_keys(con) -> list[str]:
         f"SELECT DISTINCT {Model._CALLEE_KEY} FROM bindings WHERE kind = 'arg'").fetchall() if k)
 
 
-def _check_lazy_equals_bulk(con, rng: random.Random, resolving: int | None = None) -> None:
+def _check_lazy_equals_bulk(con, rng: random.Random, resolving: int | None = None,
+                            implicit: bool = False) -> None:
     """A lazy model, prefetching a random part and loading the rest as evaluation would,
     holds exactly the bulk model's bindings and argument rows. `resolving`: as many files
-    to resolve (a few: the prefetch asks two queries instead of copying the table)."""
-    bulk = Model(con, bulk_bindings=True)
-    lazy = Model(con, bulk_bindings=False)
+    to resolve (a few: the prefetch asks two queries instead of copying the table).
+    `implicit`: models keeping the implicit sites (`Model.implicit`)."""
+    bulk = Model(con, bulk_bindings=True, implicit=implicit)
+    lazy = Model(con, bulk_bindings=False, implicit=implicit)
     assert lazy.lazy and not lazy._bind_loaded
     paths = sorted(lazy.paths)
     keys = _callee_keys(con)
@@ -90,6 +92,8 @@ def test_lazy_bindings_equal_the_bulk_load_on_samples(tmp_path, sample):
     with duckdb.connect(db) as con:
         _check_lazy_equals_bulk(con, random.Random(sample))
         _check_lazy_equals_bulk(con, random.Random(sample + "1"), resolving=1)
+        if sample == "pyshop":      # with the implicit sites kept as well
+            _check_lazy_equals_bulk(con, random.Random(sample + "2"), implicit=True)
 
 
 def test_lazy_bindings_equal_the_bulk_load_after_stdlib_edits(tmp_path):

@@ -92,8 +92,8 @@ def test_a_value_cut_by_the_depth_limit_is_used_only_as_deep_or_deeper():
     assert memo(("k", 1), 0, True, none, step, 1, 0) == {1, 2, 3, 4}
 
 
-def _edges(root: Path, db: Path) -> list:
-    wb = workbench.index(str(root), db=str(db), progress=False, jobs=1)
+def _edges(root: Path, db: Path, implicit: bool = False) -> list:
+    wb = workbench.index(str(root), db=str(db), progress=False, jobs=1, implicit=implicit)
     try:
         return wb.sql(EDGES).fetchall()
     finally:
@@ -111,7 +111,10 @@ def _corpora(tmp_path: Path) -> list[Path]:
     return out + [std]
 
 
-def test_tiny_bound_gives_the_edges_of_an_unbounded_memo(tmp_path, monkeypatch):
+@pytest.mark.parametrize("implicit", [False, True])
+def test_tiny_bound_gives_the_edges_of_an_unbounded_memo(tmp_path, monkeypatch, implicit):
+    """By default, and with implicit rows (`resolve.setting`: the Python programs and the
+    standard library's part only, where they are)."""
     kept = []
     keep = Memo._keep
 
@@ -119,17 +122,21 @@ def test_tiny_bound_gives_the_edges_of_an_unbounded_memo(tmp_path, monkeypatch):
         keep(self, key, entry)
         kept.append(len(self.clean) + len(self.old))
     monkeypatch.setattr(Memo, "_keep", counting_keep)
-    for i, root in enumerate(_corpora(tmp_path)):
+    corpora = _corpora(tmp_path)
+    if implicit:
+        corpora = [ROOT / "tests" / "callgraph_cases" / "python", corpora[-1]]
+    for i, root in enumerate(corpora):
         monkeypatch.setattr(Memo, "MAX_CLEAN", 10**9)
-        unbounded = _edges(root, tmp_path / f"u{i}.duckdb")
+        unbounded = _edges(root, tmp_path / f"u{i}.duckdb", implicit)
         most = max(kept, default=0)
         kept.clear()
         monkeypatch.setattr(Memo, "MAX_CLEAN", 5)
-        bounded = _edges(root, tmp_path / f"b{i}.duckdb")
+        bounded = _edges(root, tmp_path / f"b{i}.duckdb", implicit)
         assert kept and max(kept) <= 10 and most > 10, root.name   # the bound was hit, and held
         kept.clear()
         assert bounded == unbounded, root.name
         assert any(r[5] != "unresolved" for r in unbounded), root.name
+        assert any(r[5] == "implicit" for r in unbounded) == implicit, root.name
 
 
 def test_provides_in_small_groups_gives_the_same_tokens(tmp_path, monkeypatch):

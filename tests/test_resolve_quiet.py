@@ -45,14 +45,15 @@ def _rows(db: str, sql: str) -> list:
         con.close()
 
 
-def _run(tmp_path: Path, files: dict[str, str], rel: str, fn, keep: bool):
+def _run(tmp_path: Path, files: dict[str, str], rel: str, fn, keep: bool, implicit: bool | None = None):
     """Index `files`, edit `rel` with `fn`, index again; returns (report of the second run,
     rows differing from a fresh index of the edited tree: edges, imports, call candidates
-    and what each file's resolution read and provides)."""
+    and what each file's resolution read and provides). `implicit`: the setting of the
+    first index and of the fresh one (the second keeps the database's)."""
     root = tmp_path / "repo"
     _write(root, files)
     db = str(tmp_path / "inc.duckdb")
-    index(root, db, jobs=1, progress=False)
+    index(root, db, jobs=1, progress=False, implicit=implicit)
     if not keep:
         kept.forget()
     _edit(root, rel, fn)
@@ -61,7 +62,7 @@ def _run(tmp_path: Path, files: dict[str, str], rel: str, fn, keep: bool):
     assert r.resolve_stats.model_kept == (keep and kept.KEEP > 0)
     fresh = str(tmp_path / "fresh.duckdb")
     kept.forget()
-    index(root, fresh, jobs=1, progress=False)
+    index(root, fresh, jobs=1, progress=False, implicit=implicit)
     diff = differences(db, fresh)
     for sql in (CANDIDATES, DEPS):
         a, b = _rows(db, sql), _rows(fresh, sql)

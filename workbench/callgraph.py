@@ -75,6 +75,7 @@ from . import store
 from .resolve import Model, Resolver, resolve_import
 from .resolve.kinds import CLASS_KINDS, FUNCTION_KINDS
 from .resolve.lang import rules_of
+from .resolve.setting import IMPLICIT_META
 from .resolve.values import BOUND, BUILTIN, EXT, MODULE, SYM
 
 EXPORT_KEY_KINDS = frozenset({"function", "method", "lambda", "constructor"})
@@ -84,15 +85,16 @@ _NOT_CALLS = {(BUILTIN, "property"), (BUILTIN, "staticmethod"), (BUILTIN, "class
               (BUILTIN, "require")}
 
 
-def callgraph(entries, package: str, con=None) -> dict[str, list[str]]:
-    """The call graph of `entries` (files) relative to the package root `package`."""
+def callgraph(entries, package: str, con=None, implicit: bool = False) -> dict[str, list[str]]:
+    """The call graph of `entries` (files) relative to the package root `package`; with
+    `implicit`, the calls Python makes without a call expression too (`resolve.setting`)."""
     from .indexer import index
     root = os.path.abspath(package)
     own = con is None
     if own:
         con = store.connect(":memory:")
     try:
-        index(root, ":memory:", con=con, progress=False, jobs=1)
+        index(root, ":memory:", con=con, progress=False, jobs=1, implicit=implicit)
         rels = []
         for e in entries:
             p = os.path.abspath(e)
@@ -154,8 +156,9 @@ class _Names:
 
 def export(con, entry_paths: list[str]) -> dict[str, list[str]]:
     """The exchange-format graph of an indexed (and resolved) database."""
-    m = Model(con)
-    res = Resolver(m, export=True)
+    implicit = store.get_meta(con, IMPLICIT_META) == "on"      # as the database was resolved
+    m = Model(con, implicit=implicit)
+    res = Resolver(m, export=True, implicit=implicit)
     names = _Names(m)
     reachable = _reachable(m, res, entry_paths)
     graph: dict[str, list[str]] = {}
@@ -164,7 +167,7 @@ def export(con, entry_paths: list[str]) -> dict[str, list[str]]:
     while pending:
         done |= pending
         edges = store.run(con, """SELECT src_id, dst_name, path, line, dst_id, candidates,
-                                         resolution = 'callback' FROM edges
+                                         resolution IN ('callback', 'implicit') FROM edges
                                   WHERE kind = 'calls' AND list_contains(?, path)
                                   ORDER BY path, line, edge_id""", [sorted(pending)])
         pending = set()

@@ -609,7 +609,8 @@ _CHAIN_ROWS = """
 , steps AS (
     SELECT depth, src_id, dst_id, min(path) AS path, min(line) AS line,
            -- a call written in the code before a function handed to a builtin (`callback`)
-           coalesce(min(resolution) FILTER (WHERE resolution <> 'callback'), min(resolution)) AS resolution,
+           coalesce(min(resolution) FILTER (WHERE resolution NOT IN ('callback', 'implicit')),
+                    min(resolution)) AS resolution,
            bool_or(cycle) AS cycle
     FROM walk GROUP BY depth, src_id, dst_id
 )

@@ -430,7 +430,7 @@ def _warm_queries(parts: list[list]) -> None:
 def index(root: str | os.PathLike, db: str | None = None, *, jobs: int | None = None,
           exclude: tuple[str, ...] | list[str] = (), max_bytes: int = DEFAULT_MAX_BYTES,
           progress: bool = True, resolve: bool = True, con=None,
-          wait: float = DEFAULT_WAIT) -> IndexReport:
+          wait: float = DEFAULT_WAIT, implicit: bool | None = None) -> IndexReport:
     """Index `root` into the DuckDB file `db` (default: one file per repository in the user's
     cache folder, `workbench.locations.default_db`; never inside the repository).
 
@@ -446,6 +446,10 @@ def index(root: str | os.PathLike, db: str | None = None, *, jobs: int | None = 
     DB` or an index without the flag - resolves all). `jobs` (default: the number of
     cores) parser processes extract; a full resolution of a large repository evaluates in
     two processes unless `jobs=1`.
+    `implicit=True` makes resolution add the calls Python makes without a call expression
+    (operators, subscripts, `with`, `for`, `len(x)`...: edges of resolution `implicit`),
+    `False` leaves them out; None (the default) keeps the database's setting, off for a
+    new one. Changing it resolves everything again (`resolve.setting`).
     """
     t0 = time.perf_counter()
     root = os.path.abspath(os.fspath(root))
@@ -487,7 +491,7 @@ def index(root: str | os.PathLike, db: str | None = None, *, jobs: int | None = 
                     indexed_at=time.strftime("%Y-%m-%dT%H:%M:%S"))
         with gc_paused():
             report = _index_into(con, root, db, scanned, jobs, progress, resolve, max_bytes, meta,
-                                 private=is_private(con), stored_at=stored_at)
+                                 private=is_private(con), stored_at=stored_at, implicit=implicit)
         report.warnings = list(scanned.warnings)
         report.timings = {"scan": scan_s, **report.timings}
         return report
@@ -531,7 +535,7 @@ def index(root: str | os.PathLike, db: str | None = None, *, jobs: int | None = 
 def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
                 resolve: bool = True, max_bytes: int = DEFAULT_MAX_BYTES,
                 meta: dict | None = None, private: bool = False,
-                stored_at: str | None = None) -> IndexReport:
+                stored_at: str | None = None, implicit: bool | None = None) -> IndexReport:
     """One index run in `con`, in one transaction - or, when `private` (a new file or a
     snapshot nobody can open before the run ends, `snapshot.is_private`), in two: the
     extracted rows are committed before resolution, so DuckDB writes them out while the
@@ -560,18 +564,20 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
     # process prefetches the kept model's bindings while it extracts and stores (`readahead.prefetcher`);
     # decided at once (`readahead.start`: the meta values read once, each file hashed once)
     preload, prefetch = (readahead.start(con, stored_at, work, removed, _changed(root, max_bytes),
-                                         POOL_MIN_FILES, private)
+                                         POOL_MIN_FILES, private, implicit)
                          if resolve and work else (None, None))
     try:
         return _index_rest(con, root, db, scanned, jobs, progress, resolve, max_bytes, meta, private,
-                           stored_at, known, unchanged_paths, work, removed, preload, prefetch, t_extract)
+                           stored_at, known, unchanged_paths, work, removed, preload, prefetch, t_extract,
+                           implicit)
     finally:
         if prefetch is not None:        # done by now, but for a run that failed before resolving
             prefetch.wait()
 
 
 def _index_rest(con, root, db, scanned, jobs, progress, resolve, max_bytes, meta, private, stored_at,
-                known, unchanged_paths, work, removed, preload, prefetch, t_extract) -> IndexReport:
+                known, unchanged_paths, work, removed, preload, prefetch, t_extract,
+                implicit: bool | None = None) -> IndexReport:
     """`_index_into` once the work is known: extract, store, resolve."""
     chunks = _extract(work, root, max_bytes, jobs, progress, meanwhile=preload) if work else []
     results = [r for c in chunks for r in c.results]
@@ -632,7 +638,7 @@ def _index_rest(con, root, db, scanned, jobs, progress, resolve, max_bytes, meta
                                                  processes=_resolve_processes(jobs), private=private,
                                                  stored_at=stored_at, meta=meta,
                                                  preloaded=preload.result if preload is not None else None,
-                                                 prefetched=prefetch)
+                                                 prefetched=prefetch, implicit=implicit)
         elif stale_ids:                 # rows were replaced or removed: unbind what pointed there
             _unbind_stale(con)
         elif report.changed_paths:      # only additions: nothing can point at a removed symbol
@@ -722,7 +728,7 @@ def _unbind_stale(con) -> None:
     """Without cross-file resolution: no edge may keep pointing at a symbol that is gone
     (a callback row, which resolution adds, goes), and the next resolving run must resolve
     everything."""
-    store.run(con, """DELETE FROM edges WHERE resolution = 'callback'
+    store.run(con, """DELETE FROM edges WHERE resolution IN ('callback', 'implicit')
                       AND dst_id NOT IN (SELECT symbol_id FROM symbols)""")
     store.run(con, """UPDATE edges SET dst_id = NULL, dst_qualname = NULL, candidates = NULL,
                              resolution = 'unresolved'

@@ -22,12 +22,12 @@ class Preload:
     """Loads the resolver's stored model when called (`resolve.stored.load`); `result`:
     (the database's token it was loaded for, what `load` gave), None until called."""
 
-    def __init__(self, stored_at: str, token: str):
-        self.stored_at, self.token, self.result = stored_at, token, None
+    def __init__(self, stored_at: str, token: str, version: str):
+        self.stored_at, self.token, self.version, self.result = stored_at, token, version, None
 
     def __call__(self) -> None:
-        from .resolve import RESOLVER_VERSION, stored
-        self.result = (self.token, stored.load(self.stored_at, self.token, RESOLVER_VERSION))
+        from .resolve import stored
+        self.result = (self.token, stored.load(self.stored_at, self.token, self.version))
 
 
 class Prefetch:
@@ -64,18 +64,25 @@ class Prefetch:
 
 
 class _Facts:
-    """What both decisions read, each at most once: the database's resolver version and
-    token, and which items of the work changed (every item's content checked once)."""
+    """What both decisions read, each at most once: the database's resolver version, token
+    and settings, and which items of the work changed (every item's content checked once).
+    `implicit`: the run's setting (`resolve.setting`; None: the database's)."""
 
-    def __init__(self, con, work: list, changed: Callable[[tuple], bool]):
-        self._con, self._work, self._changed = con, work, changed
+    def __init__(self, con, work: list, changed: Callable[[tuple], bool], implicit: bool | None = None):
+        self._con, self._work, self._changed, self._implicit = con, work, changed, implicit
         self._metas: dict | None = None
         self._flags: list[bool] | None = None
 
     def metas(self) -> dict:
         if self._metas is None:
-            self._metas = store.get_metas(self._con, "resolver_version", "resolve_token")
+            from .resolve.setting import IMPLICIT_META
+            self._metas = store.get_metas(self._con, "resolver_version", "resolve_token", IMPLICIT_META)
         return self._metas
+
+    def version(self) -> str:
+        """The resolver version the run resolves with: the database's when it equals it."""
+        from .resolve import RESOLVER_VERSION, setting
+        return setting.version_mark(RESOLVER_VERSION, setting.implicit_of(self.metas(), self._implicit))
 
     def flags(self) -> list[bool]:
         if self._flags is None:
@@ -84,10 +91,11 @@ class _Facts:
 
 
 def start(con, stored_at: str | None, work: list, removed: list, changed: Callable[[tuple], bool],
-          few: int, private: bool) -> tuple[Preload | None, Prefetch | None]:
+          few: int, private: bool, implicit: bool | None = None) -> tuple[Preload | None, Prefetch | None]:
     """The background work of an incremental run that resolves: a `Preload` (`preloader`)
-    or else a started `Prefetch` (`prefetcher`), or neither."""
-    facts = _Facts(con, work, changed)
+    or else a started `Prefetch` (`prefetcher`), or neither. `implicit`: the run's
+    setting (`resolve.setting`; None keeps the database's)."""
+    facts = _Facts(con, work, changed, implicit)
     preload = _preloader(facts, stored_at, work, few)
     if preload is not None:
         return preload, None
@@ -109,12 +117,13 @@ def _preloader(facts: _Facts, stored_at: str | None, work: list, few: int) -> Pr
         return None
     if len(work) <= few and not any(facts.flags()):
         return None
-    from .resolve import RESOLVER_VERSION, kept
+    from .resolve import kept
     metas = facts.metas()
     token = metas.get("resolve_token")
-    if token is None or metas.get("resolver_version") != RESOLVER_VERSION or kept.holds(token):
+    version = facts.version()
+    if token is None or metas.get("resolver_version") != version or kept.holds(token):
         return None
-    return Preload(stored_at, token)
+    return Preload(stored_at, token, version)
 
 
 def prefetcher(con, work: list, removed: list, changed: Callable[[tuple], bool], few: int,
@@ -133,9 +142,9 @@ def prefetcher(con, work: list, removed: list, changed: Callable[[tuple], bool],
 def _prefetcher(facts: _Facts, con, work: list, removed: list, few: int, private: bool) -> Prefetch | None:
     if private or removed or len(work) > few or any(sha is None for _, sha in work):
         return None
-    from .resolve import RESOLVER_VERSION, kept
+    from .resolve import kept
     metas = facts.metas()
-    if metas.get("resolver_version") != RESOLVER_VERSION:
+    if metas.get("resolver_version") != facts.version():
         return None
     model = kept.peek(metas.get("resolve_token"))
     if model is None or not model.first_prefetch():

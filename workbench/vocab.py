@@ -48,6 +48,12 @@ CONSTRUCTOR_NAMES = ("__init__", "__new__", "constructor")
 #: Edge kinds the resolver binds to a target and that make one symbol depend on another.
 DEPENDENCY_EDGE_KINDS = ("calls", "imports", "inherits", "implements")
 
+#: Resolutions of the `calls` rows resolution adds, standing for no call expression (a
+#: function handed to a builtin that calls it, `callback`; a method Python runs for an
+#: operator, a `with`, a `for`, `len(x)`, `implicit`), as an SQL list:
+#: `resolution IN {ADDED_SQL}`. Never read back as edges to resolve.
+ADDED_SQL = "('callback', 'implicit')"
+
 #: Resolutions that name the target for certain (the views label every other one).
 CERTAIN_RESOLUTIONS = frozenset({"local", "import", "alias", "reexport", "self"})
 

@@ -34,7 +34,7 @@ def cmd_index(a) -> int:
     try:
         report = index(a.root, db, jobs=a.jobs, exclude=tuple(a.exclude or ()),
                        max_bytes=a.max_bytes, progress=not a.quiet, resolve=not a.no_resolve,
-                       wait=a.wait)
+                       wait=a.wait, implicit=a.implicit)
     except PatternError as exc:
         return fail("index", str(exc))
     out(str(report))
@@ -54,7 +54,7 @@ def cmd_resolve(a) -> int:
         private = is_private(con)
         if private:
             store.run(con, "BEGIN TRANSACTION")
-        report = resolve_edges(con, None, progress=not a.quiet, private=private)
+        report = resolve_edges(con, None, progress=not a.quiet, private=private, implicit=a.implicit)
         if private:
             store.run(con, "COMMIT")
     out(str(report))
@@ -151,7 +151,7 @@ def cmd_demo(a) -> int:
 
 def cmd_callgraph(a) -> int:
     from ..callgraph import callgraph
-    graph = callgraph(a.entries, package=a.package)
+    graph = callgraph(a.entries, package=a.package, implicit=a.implicit)
     out(json.dumps(graph, indent=2 if a.pretty else None, sort_keys=True))
     return 0
 
@@ -161,6 +161,16 @@ def _wait_option(s) -> None:
     s.add_argument("--wait", type=float, default=DEFAULT_WAIT, metavar="SECONDS",
                    help="how long to wait for another index run, or a read-write connection, "
                         f"holding the database (default {DEFAULT_WAIT:g})")
+
+
+def _implicit_option(s) -> None:
+    import argparse
+    s.add_argument("--implicit", action=argparse.BooleanOptionalAction, default=None,
+                   help="add the calls Python makes without a call expression (operators, "
+                        "subscripts, with, for, len(x), a dataclass's __init__...) as call edges of "
+                        "resolution 'implicit'; a full index takes about a quarter more CPU; the database "
+                        "keeps the setting, and changing it resolves everything again "
+                        "(default: as the database has it; off for a new one)")
 
 
 def add_parsers(sub) -> None:
@@ -185,6 +195,7 @@ def add_parsers(sub) -> None:
     s.add_argument("--no-resolve", action="store_true",
                    help="skip cross-file resolution (faster; run `workbench resolve DB` later; "
                         "default: resolve)")
+    _implicit_option(s)
     _wait_option(s)
     s.set_defaults(func=cmd_index, end_process=True)
 
@@ -194,6 +205,7 @@ def add_parsers(sub) -> None:
                     ("resolve pyshop.duckdb", "resolve ~/src/rich -q"))
     s.add_argument("db", help=DB_HELP)
     s.add_argument("-q", "--quiet", action="store_true", help="no progress bar (default: a progress bar)")
+    _implicit_option(s)
     _wait_option(s)
     s.set_defaults(func=cmd_resolve, end_process=True)
 
@@ -240,4 +252,7 @@ def add_parsers(sub) -> None:
     s.add_argument("entries", nargs="+", metavar="ENTRY_FILE", help="Python files to start from")
     s.add_argument("--package", required=True, metavar="ROOT", help="package root the names are relative to")
     s.add_argument("--pretty", action="store_true", help="indented JSON (default: one line)")
+    s.add_argument("--implicit", action="store_true",
+                   help="include the calls Python makes without a call expression (operators, "
+                        "subscripts, with, for, len(x)...; default: only calls written as calls)")
     s.set_defaults(func=cmd_callgraph)

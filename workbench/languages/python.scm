@@ -196,3 +196,22 @@
 ; reads the key of the parameter it looks for)
 (argument_list (dictionary_splat "**" @bind.key [(identifier) (attribute) (dictionary) (call)] @bind.value)) @shape.arg
 (assignment left: (pattern_list (identifier) @bind.target) right: (_) @bind.value) @bind.unpack
+; Implicit calls (`implicit` rows, read by `resolve/lang/python_implicit.py`): the operand
+; whose class's dunder method an operator, a subscript or a `with` runs, named by the
+; operator as written (`/`, `==`, `in`: the right operand; `[`: a subscript read, `=`: a
+; subscript assigned, `del`; `with` / `async`: each item of a `with` / `async with`)
+(binary_operator left: [(identifier) (attribute) (call)] @bind.value operator: _ @bind.target) @bind.implicit
+(comparison_operator . [(identifier) (attribute) (call)] @bind.value
+  . ["==" "!=" "<" "<=" ">" ">="] @bind.target) @bind.implicit
+(comparison_operator "in" @bind.target . [(identifier) (attribute) (call)] @bind.value) @bind.implicit
+(subscript value: [(identifier) (attribute) (call)] @bind.value "[" @bind.target) @bind.implicit
+(assignment left: (subscript value: [(identifier) (attribute) (call)] @bind.value) "=" @bind.target) @bind.implicit
+(delete_statement "del" @bind.target (subscript value: [(identifier) (attribute) (call)] @bind.value)) @bind.implicit
+(with_statement "with" @bind.target
+  (with_clause (with_item value: [(identifier) (attribute) (call)] @bind.value))) @bind.implicit
+(with_statement "with" @bind.target
+  (with_clause (with_item value: (as_pattern [(identifier) (attribute) (call)] @bind.value)))) @bind.implicit
+(with_statement "async" @bind.target
+  (with_clause (with_item value: [(identifier) (attribute) (call)] @bind.value))) @bind.implicit
+(with_statement "async" @bind.target
+  (with_clause (with_item value: (as_pattern [(identifier) (attribute) (call)] @bind.value)))) @bind.implicit

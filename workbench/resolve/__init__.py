@@ -45,11 +45,18 @@ callback       no call expression: a function of the repository handed to a buil
                outside function that calls it (`sorted(xs, key=f)`, `map(f, xs)`), from
                the scope handing it over; dst_name the argument as written, line the
                call's; one of several functions: `candidates`, dst_id NULL
+implicit       no call expression: a method of the repository Python runs for an operator,
+               a subscript, a `with`, a `for`, a builtin (`len(x)`), a dataclass's
+               generated `__init__` or a module's `__getattr__` (`lang/python_implicit.py`);
+               dst_name the operand and the method (`p.__truediv__`); one of several
+               classes' methods: `candidates`, dst_id NULL; only with the `implicit`
+               setting on (`setting`: off by default)
 =============  ==========================================================================
 
-No edge is bound by its name alone unless it says `name-unique`. Callback rows are the
-only edges resolution adds (`fileeval._callbacks`, written by `writeback`): the others
-are extracted, one per call expression, and resolution fills their targets.
+No edge is bound by its name alone unless it says `name-unique`. Callback and implicit rows
+are the only edges resolution adds (`fileeval._callbacks`, `fileeval._implicit_sites`,
+written by `writeback`): the others are extracted, one per call expression, and
+resolution fills their targets.
 """
 from __future__ import annotations
 

@@ -21,6 +21,15 @@ from ..gcpause import release_unused_memory
 from .columns import cols
 
 
+#: the name a scope's implicit call sites are kept under in `binds` (no name is written
+#: so): its `implicit` rows (operators, subscripts, `with`) and one per `for` (`iter`, the
+#: first `iter_unpack` of a statement), flat, three items a site: the operator as written
+#: (`iter` for a `for`), the operand, the line. Not rows: tens of thousands of 7-tuples
+#: of the standard library's would stay in memory for the whole evaluation.
+#: `Language.implicit_sites` reads them
+IMPLICIT_SITES = "<implicit>"
+
+
 class Bindings:
     """Bindings rows grouped by scope, argument rows by callee: methods of `model.Model`."""
 
@@ -95,6 +104,7 @@ class Bindings:
         ns = self.ns
         binds, elements, returns, yields = self.binds, self.elements, self.returns, self.yields
         args = self.args_by_callee
+        sites = getattr(self, "implicit", False)     # the implicit sites kept (`Model.implicit`)
         # one string object per distinct text: Arrow hands every row its own copy, and
         # kinds, value types, names and values repeat (half a million rows: ~100 MB)
         one = self._strings.setdefault
@@ -130,6 +140,8 @@ class Bindings:
                         self.exports[scope].setdefault(key2, []).append(row)
                     continue
                 into = binds[scope]
+                if kind == "iter" and sites:    # an implicit site too (`for x in v`)
+                    _site(into, "iter", value, line)
             elif kind in ("element", "extend"):
                 if not name:
                     continue
@@ -145,7 +157,13 @@ class Bindings:
                 if not name:
                     continue
                 into = binds[scope]
+                if kind == "iter_unpack" and sites and name.endswith("#0"):   # one site per `for`
+                    _site(into, "iter", value, line)
                 name = name.rpartition("#")[0]
+            elif kind == "implicit":        # (kept only for a run adding implicit rows)
+                if sites:
+                    _site(binds[scope], name, value, line)
+                continue
             else:
                 if kind == "return":
                     returns[scope].append(row)
@@ -173,11 +191,17 @@ class Bindings:
         return self._bind_loaded and not self.lazy and not self._args_unscoped
 
     def arg_rows(self, callee_name: str) -> list[tuple]:
-        """Argument bindings of calls whose callee's last name is `callee_name`."""
+        """Argument bindings of calls whose callee's last name is `callee_name`. A kept
+        model knowing the argument rows' names (`_arg_names`: every callee key that has
+        rows, joined by the changed files' keys at each refresh) has none for a key it does
+        not hold, without the whole-table copy (`lazy._lazy_index`, ~0.1 s on the standard
+        library) it would make to look: the parameters of a function an edit just added."""
         if self.lazy and not self._bind_loaded:
             got = self.args_by_callee.get(callee_name)
             if got is None:
-                got = self.args_by_callee[callee_name] = self._load_args(callee_name)
+                names = self._arg_names
+                got = self.args_by_callee[callee_name] = (
+                    [] if names is not None and callee_name not in names else self._load_args(callee_name))
             return got
         self.ensure_bindings(None)
         return self.args_by_callee.get(callee_name, ())
@@ -220,3 +244,12 @@ def _put(rows_by_name: dict, name: str, row: tuple) -> None:
         rows_by_name[name] = [got[0], row]
     else:
         got.append(row)
+
+
+def _site(rows_by_name: dict, op: str, value, line) -> None:
+    """Add an implicit site to a scope's (`IMPLICIT_SITES`): three items of a flat list."""
+    got = rows_by_name.get(IMPLICIT_SITES)
+    if got is None:
+        rows_by_name[IMPLICIT_SITES] = [op, value, line]
+    else:
+        got += (op, value, line)

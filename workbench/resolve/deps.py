@@ -206,9 +206,9 @@ def facts(con, paths, ids: dict[str, list[int]] | None = None) -> dict[str, Coun
             FROM bindings WHERE list_contains($p, path)""", prm):
         out[row[0]][("b", qual_of(row[1]), *row[2:6], qual_of(row[6]), row[7])] += 1
     for row in store.run(con, """
-            SELECT path, src_id, kind, dst_name, line, edge_id, resolution = 'callback'
+            SELECT path, src_id, kind, dst_name, line, edge_id, resolution IN ('callback', 'implicit')
             FROM edges WHERE list_contains($p, path)""", prm):
-        if row[2] in _EDGE_KINDS and not row[6]:    # callback rows: resolution's output
+        if row[2] in _EDGE_KINDS and not row[6]:    # callback, implicit rows: resolution's output
             out[row[0]][("e", qual_of(row[1]), *row[2:5])] += 1
         if ids is not None:
             ids["e"].append(row[5])

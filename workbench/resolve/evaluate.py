@@ -104,8 +104,12 @@ class Resolver(Members, Flows):
 
     MAX_DEPTH = 40
 
-    def __init__(self, model: Model, export: bool = False, param_flow_cap: int = 60):
+    def __init__(self, model: Model, export: bool = False, param_flow_cap: int = 60,
+                 implicit: bool = False):
         self.m = model
+        # the calls made without a call expression evaluated (`setting`): the rows of
+        # resolution `implicit`, and a binary operation's value from its method's returns
+        self.implicit = implicit
         self.export = export
         self.param_flow_cap = param_flow_cap
         self.memo = Memo(self.MAX_DEPTH, model.bit_of)
@@ -618,6 +622,10 @@ class Resolver(Members, Flows):
                 got = set(self.eval_text(scope, parts[-1], depth=depth + 1)[0])
                 if parts[0] in self.m.elements.get(scope, _NO):
                     got.add(self.container_span(scope, parts[0], line))
+                return got
+        if vtype == "binary_operator" and self.implicit:  # `p = Path("usr") / "lib"`: what the method returns
+            got = self.rules(self.m.fam.get(scope)).operator_values(self, scope, value, depth)
+            if got:
                 return got
         vals, _ = self.eval_text(scope, value, depth=depth + 1)
         if kind == "with" and vals:

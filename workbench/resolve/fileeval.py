@@ -12,13 +12,17 @@ A call of a builtin or outside function that calls a function handed to it
 (`_callbacks`): one per argument that evaluates to functions of the repository, a `calls`
 edge of resolution `callback` from the call's scope, written as the argument, on the
 call's line, its target as for a call of those functions (`_target_row`: one, or
-several as `candidates`). They are no call expression of the file: the write adds them
-to the edges table (`writeback`), and evaluation never reads them back.
+several as `candidates`). The calls the code makes without a call expression (an operator
+running a method of the operand's class, a `with`, a `for`, `len(x)`:
+`Language.implicit_sites`, `Language.implicit_calls`) give its *implicit rows* the same
+way, resolution `implicit` (`_implicit_sites`), in a run that adds them (`setting`). Neither is a call expression of the file:
+the write adds them to the edges table (`writeback`), and evaluation never reads them back.
 """
 from __future__ import annotations
 
 from array import array
 
+from .bindings import IMPLICIT_SITES
 from .evaluate import Resolver
 from .exprs import alternatives, parse_chain
 from .kinds import CLASS_KINDS
@@ -38,6 +42,7 @@ def _evaluate(m: Model, res: Resolver, part_rows, spans: dict, imports_of: dict,
     add_file = out.add_file
     names = ("edge_id", "src_id", "kind", "dst_name", "line", "dst_id", "dst_qualname", "resolution",
              "candidates")
+    imps: list | None = [] if res.implicit else None     # (`setting`)
     for path in paths:
         res.memo.begin_unit()
         imp_edge: dict[tuple, tuple] = {}
@@ -52,10 +57,15 @@ def _evaluate(m: Model, res: Resolver, part_rows, spans: dict, imports_of: dict,
             part = part_rows(k).slice(a, b - a)
             cbs: list = []
             eids, srcs, kinds, dst_names, lines, *old = (part.column(n).to_pylist() for n in names)
-            add_file(eids, *old, [_resolve_edge(m, res, src, kind, dst_name, line, imp_edge, cbs)
+            add_file(eids, *old, [_resolve_edge(m, res, src, kind, dst_name, line, imp_edge, cbs, imps)
                                   for src, kind, dst_name, line in zip(srcs, kinds, dst_names, lines)])
             if cbs:
                 _callback_rows(m, res, path, cbs, out)
+        if imps is not None:
+            _implicit_sites(m, res, path, imps)
+        if imps:
+            _added_rows(m, res, path, imps, out, "implicit")
+            imps.clear()
         reads.add(path, *res.memo.end_unit())
         if tick is not None:
             tick(b - a)
@@ -64,9 +74,10 @@ def _evaluate(m: Model, res: Resolver, part_rows, spans: dict, imports_of: dict,
 
 
 def _resolve_edge(m: Model, res: Resolver, src, kind: str, dst_name: str, line, imp_edge: dict,
-                  cbs: list | None = None):
+                  cbs: list | None = None, imps: list | None = None):
     """(dst_id, dst_qualname, resolution, candidates) of one edge; the callback rows of a
-    call (`_callbacks`) are added to `cbs`."""
+    call (`_callbacks`) are added to `cbs`, the calls it makes implicitly
+    (`Language.implicit_calls`: `len(p)` runs `p.__len__`) to `imps`."""
     fam = m.fam.get(src) if src in m.kind else None
     if fam is None:
         return None, None, "unresolved", None
@@ -85,6 +96,12 @@ def _resolve_edge(m: Model, res: Resolver, src, kind: str, dst_name: str, line, 
         targets, how = res.resolve_call(src, dst_name, line)
     except RecursionError:
         targets, how = [], "unresolved"
+    if imps is not None:
+        try:
+            got = res.rules(fam).implicit_calls(res, m.ns(src), m.path.get(src), dst_name, line, targets)
+        except RecursionError:
+            got = ()
+        imps.extend((src, text, at, t, fam) for text, at, t in got)
     if targets:
         if cbs is not None and (len(targets) > 1 or targets[0][0] != SYM):    # (not for one symbol)
             _callbacks(res, fam, src, dst_name, line, targets, cbs)
@@ -110,10 +127,38 @@ def _callbacks(res: Resolver, fam: str, src, text: str, line, targets: list, int
             into.extend((src, arg, line, c, fam) for arg, c in got)
 
 
+def _implicit_sites(m: Model, res: Resolver, path: str, into: list) -> None:
+    """The calls the code of file `path` makes without a call expression, from the
+    implicit sites of each of its scopes (`Language.implicit_sites`: `p / "lib"` runs
+    `Path.__truediv__`): (scope, text, line, (SYM, id), family) added to `into`."""
+    if m.lazy:
+        m.ensure_bindings(path)
+    binds, ns, fam_of = m.binds, m.ns, m.fam
+    for s in m.symbols_in((path,)):
+        if ns(s) != s:
+            continue
+        got = binds.get(s)
+        rows = got.get(IMPLICIT_SITES) if got else None
+        if not rows:
+            continue
+        fam = fam_of.get(s)
+        try:
+            found = res.rules(fam).implicit_sites(res, s, rows)
+        except RecursionError:
+            continue
+        into.extend((s, text, line, t, fam) for text, line, t in found)
+
+
 def _callback_rows(m: Model, res: Resolver, path: str, found: list, out: _Rows) -> None:
-    """A file's callback rows from what `_callbacks` found: one per argument (scope,
-    text, line: two calls written alike on one line share their arguments' rows), its
-    functions as the targets of a call (`_target_row`; several: `candidates`)."""
+    """A file's callback rows from what `_callbacks` found: `_added_rows`."""
+    _added_rows(m, res, path, found, out, "callback")
+
+
+def _added_rows(m: Model, res: Resolver, path: str, found: list, out: _Rows, how: str) -> None:
+    """A file's rows of resolution `how` (`callback`, `implicit`) from what evaluation
+    found: one per (scope, text, line: two calls written alike on one line share their
+    arguments' rows), its functions as the targets of a call (`_target_row`; several:
+    `candidates`)."""
     by_arg: dict[tuple, list] = {}
     fams = {}
     for src, arg, line, t, fam in found:
@@ -122,8 +167,8 @@ def _callback_rows(m: Model, res: Resolver, path: str, found: list, out: _Rows) 
             got.append(t)
         fams[(src, arg, line)] = fam
     for (src, arg, line), targets in by_arg.items():
-        dst_id, _q, _how, cands = _target_row(m, targets, "callback", fams[(src, arg, line)], arg, res)
-        out.add_callback(path, src, arg, line, dst_id, cands)
+        dst_id, _q, _how, cands = _target_row(m, targets, how, fams[(src, arg, line)], arg, res)
+        out.add_callback(path, src, arg, line, dst_id, cands, how)
 
 
 def resolve_import(res: Resolver, row: dict) -> tuple[set, str, str | None]:

@@ -25,6 +25,8 @@ from .columns import cols
 #: bindings kinds `Bindings._add_rows` puts in no index (`raise`: `Python.abstract_method`
 #: reads them from the table)
 _UNGROUPED = frozenset({"raise", "global", "getattr_case"})
+#: and those of a model keeping no implicit sites (`Model.implicit`)
+_UNGROUPED_NO_SITES = _UNGROUPED | {"implicit"}
 # the columns `_prefetch_in_one_scan` reads
 _SCAN_COLS = ("src_id, kind, name, value, value_type, value_id, line, path, rowid AS rid, "
               "(kind = 'arg')::TINYINT AS is_arg")
@@ -214,8 +216,10 @@ class LazyBindings:
         if not isinstance(self.binds, _Deferred):
             self._defer_tables()
         # each distinct symbol's scope once, then the rows grouped by scope in a stable sort;
-        # rows no index holds (`raise`, read from the table by the language) are not held back
-        ids = np.array([srcs[i] if srcs[i] is not None and kinds[i] not in _UNGROUPED else -1
+        # rows no index holds (`raise`, read from the table by the language; `implicit`
+        # unless the model keeps implicit sites, `Model.implicit`) are not held back
+        ungrouped = _UNGROUPED if getattr(self, "implicit", False) else _UNGROUPED_NO_SITES
+        ids = np.array([srcs[i] if srcs[i] is not None and kinds[i] not in ungrouped else -1
                         for i in pos.tolist()], dtype=np.int64)
         uniq, inverse = np.unique(ids, return_inverse=True)
         ns = self.ns
@@ -243,12 +247,13 @@ class LazyBindings:
     def _row_scopes(self, tbl, rows):
         """The scope of each row at the positions `rows` of the Arrow table `tbl` (columns
         `src_id`, `kind`), and whether an index holds it (a symbol with a scope; not a kind
-        of `_UNGROUPED`): numpy arrays, one `ns` call per distinct symbol."""
+        of `_UNGROUPED`, `_UNGROUPED_NO_SITES`): numpy arrays, one `ns` call per distinct symbol."""
         import numpy as np
         # numpy on the Arrow buffers (`pyarrow.compute` takes ~0.1 s to import)
         src = tbl.column("src_id").chunk(0)
         enc = tbl.column("kind").chunk(0).dictionary_encode()
-        ungrouped = [i for i, k in enumerate(enc.dictionary.to_pylist()) if k in _UNGROUPED]
+        kinds = _UNGROUPED if getattr(self, "implicit", False) else _UNGROUPED_NO_SITES
+        ungrouped = [i for i, k in enumerate(enc.dictionary.to_pylist()) if k in kinds]
         held = _np_valid(src) & ~(np.isin(np_ints(enc.indices), ungrouped) & _np_valid(enc.indices))
         ids = np.where(held, np_ints(src), -1)[rows]
         uniq, inverse = np.unique(ids, return_inverse=True)

@@ -50,8 +50,11 @@ class Model(Bindings, LazyBindings, Refresh):
                              FROM (SELECT DISTINCT path FROM symbols)) r USING (path)
                   ORDER BY r.path_rank, s.symbol_id"""
 
-    def __init__(self, con, bulk_bindings: bool = True):
+    def __init__(self, con, bulk_bindings: bool = True, implicit: bool = False):
         self.con = con
+        # the scopes' implicit call sites kept (`bindings.IMPLICIT_SITES`): only for a run
+        # adding implicit rows (`setting`)
+        self.implicit = implicit
         f = cols(con, "SELECT file_id, path, language, module FROM files WHERE status <> 'skipped'")
         self.file_lang = dict(zip(f["path"], f["language"]))
         self.paths = set(f["path"])

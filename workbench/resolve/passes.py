@@ -57,7 +57,7 @@ from ..gcpause import collector_runs, gc_paused, release_unused_memory
 from ..versions import resolver_version
 from .evaluate import Resolver
 from .exprs import clear_caches
-from . import deps, kept, stored
+from . import deps, kept, setting, stored
 from .fileeval import _evaluate, resolve_import
 from .model import Model
 from .parallel import Meanwhile, _evaluate_in_two
@@ -67,7 +67,7 @@ from .writeback import _write_back, _write_candidates
 
 RESOLVER_VERSION = resolver_version()      # a database resolved by other code is resolved again in full
 RESOLUTIONS = ("local", "self", "super", "import", "alias", "reexport", "inferred",
-               "name-unique", "ambiguous", "builtin", "external", "unresolved", "callback")
+               "name-unique", "ambiguous", "builtin", "external", "unresolved", "callback", "implicit")
 
 
 @dataclass
@@ -80,7 +80,8 @@ class ResolveStats:
     model_stored: bool = False      # the model an earlier run stored next to the database, refreshed
     seconds: float = 0.0
     by_resolution: dict = field(default_factory=dict)
-    callbacks: int = 0              # callback rows of the evaluated files (`fileeval._callbacks`)
+    callbacks: int = 0              # rows evaluation added for the evaluated files: callback and implicit ones
+    implicit: bool = False          # the run added implicit rows (`setting`)
     wrote_meta: bool = False        # the run wrote its `meta` values (and the caller's, `meta`)
 
     def __str__(self) -> str:
@@ -94,7 +95,8 @@ def resolve_edges(con, changed_paths=None, *, full: bool | None = None,
                   progress: bool = False, before: deps.Before | None = None,
                   processes: int | None = None, private: bool = False,
                   stored_at: str | None = None, meta: dict | None = None,
-                  preloaded: tuple | None = None, prefetched=None) -> ResolveStats:
+                  preloaded: tuple | None = None, prefetched=None,
+                  implicit: bool | None = None) -> ResolveStats:
     """Resolve calls/imports/inherits/implements edges and imports.resolved_path.
 
     `changed_paths=None` (or a database never resolved by this version) resolves
@@ -120,11 +122,14 @@ def resolve_edges(con, changed_paths=None, *, full: bool | None = None,
     caller beforehand; used in place of loading it when `token` is the database's.
     `prefetched`: the caller's prefetch for the kept model (`readahead.Prefetch`), waited
     for before the model is refreshed; one that failed part-way lets the model go.
+    `implicit`: add the calls Python makes without a call expression (rows of resolution
+    `implicit`, `setting`); None keeps the database's setting (off for a new one). A run
+    whose setting differs from the one the database was resolved with resolves everything.
     """
     with gc_paused():                 # millions of small tuples, no cycles: skip the collector
         return _resolve_edges(con, changed_paths, full, progress, before,
                               processes if processes is not None else min(2, os.cpu_count() or 1), private,
-                              stored_at, meta, preloaded, prefetched)
+                              stored_at, meta, preloaded, prefetched, implicit)
 
 
 PROGRESS_MIN_EDGES = 20_000
@@ -140,13 +145,16 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
                    before: deps.Before | None = None, processes: int | None = None,
                    private: bool = False, stored_at: str | None = None,
                    meta: dict | None = None, preloaded: tuple | None = None,
-                   prefetched=None) -> ResolveStats:
+                   prefetched=None, implicit: bool | None = None) -> ResolveStats:
     t0 = time.perf_counter()
     stats = ResolveStats()
-    metas = store.get_metas(con, "resolver_version", "resolve_token")
+    metas = store.get_metas(con, "resolver_version", "resolve_token", setting.IMPLICIT_META)
     version = metas.get("resolver_version")
+    implicit = setting.implicit_of(metas, implicit)
+    stats.implicit = implicit
+    want = setting.version_mark(RESOLVER_VERSION, implicit)
     if full is None:
-        full = (changed_paths is None or version != RESOLVER_VERSION
+        full = (changed_paths is None or version != want
                 or deps.needs_full(con, list(changed_paths)))
     if not full and not changed_paths:
         stats.full = False
@@ -164,7 +172,7 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
     since: set[str] = set()
     if model is None and not full:
         got = (preloaded[1] if preloaded is not None and preloaded[0] == found
-               else stored.load(stored_at, found, RESOLVER_VERSION))
+               else stored.load(stored_at, found, want))
         if got is not None:
             model, since = got
             stats.model_stored = True
@@ -182,11 +190,11 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
             stats.model_stored = False
     if not (stats.model_kept or stats.model_stored):
         model = None
-        model = Model(con, bulk_bindings=full)
+        model = Model(con, bulk_bindings=full, implicit=implicit)
     scope_paths = None if full else deps.affected(con, model, list(changed_paths), before)
     if scope_paths is not None:
         model.prefetch(*deps.previous_reads(con, scope_paths, model), resolving=len(scope_paths))
-    res = Resolver(model)
+    res = Resolver(model, implicit=implicit)
     # what the files provide (`deps.provides_column`, for `deps.write`) depends on the model
     # alone, which in a full run holds every row it needs: evaluating in two processes, the
     # helper works it out before its first file, while this one evaluates
@@ -237,11 +245,12 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
         model.row_texts = deps.RowTexts.load(con)
     del meanwhile
     token = kept.new_token()
-    store.set_meta(con, **meta, resolver_version=RESOLVER_VERSION, resolve_token=token)
+    store.set_meta(con, **meta, resolver_version=want, resolve_token=token,
+                   **{setting.IMPLICIT_META: setting.meta_value(implicit)})
     stats.wrote_meta = True
     kept.put(token, model)
     if save:
-        stored.defer(stored_at, "save", token, model, RESOLVER_VERSION)
+        stored.defer(stored_at, "save", token, model, want)
     elif stored_at is not None:
         stored.defer(stored_at, "record", found, token, sorted(set(changed_paths)))
     if not stats.model_kept and collector_runs():
@@ -273,7 +282,7 @@ def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None, pro
     `meanwhile` (`parallel.Meanwhile`): work a helper does before its first file (not
     done when one process evaluates)."""
     where = ("WHERE kind IN ('calls', 'imports', 'inherits', 'implements') "
-             "AND resolution IS DISTINCT FROM 'callback'")
+             "AND resolution IS DISTINCT FROM 'callback' AND resolution IS DISTINCT FROM 'implicit'")
     prm: dict | None = None
     if scope_paths is None:
         paths = sorted(m.paths)

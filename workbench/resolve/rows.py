@@ -72,24 +72,27 @@ class _Rows:
                     self.flush()
                     ids, (c0, c1, c2, c3) = self._ids, self._cols
 
-    def add_callback(self, path: str, src: int, text: str, line, dst: int | None, cands) -> None:
-        """A callback row of file `path`: a call in `src` at `line` hands `text`, which is
-        function `dst` of the repository (or one of `cands`, qualnames), to an outside
-        function that calls it."""
-        self._cbs.append((path, src, text, line, dst, cands))
+    def add_callback(self, path: str, src: int, text: str, line, dst: int | None, cands,
+                     how: str = "callback") -> None:
+        """A row resolution adds to file `path` (`how`: `callback`, `implicit`): a call in
+        `src` at `line` hands `text`, which is function `dst` of the repository (or one of
+        `cands`, qualnames), to an outside function that calls it; or the code there calls
+        `dst` without a call expression (`p / q`: `p.__truediv__`)."""
+        self._cbs.append((path, src, text, line, dst, cands, how))
         if len(self._cbs) >= _WRITE_BATCH:
             self._flush_callbacks()
 
     def _flush_callbacks(self) -> None:
         if self._cbs:
-            path, src, text, line, dst, cands = zip(*self._cbs)
+            path, src, text, line, dst, cands, how = zip(*self._cbs)
             self.callbacks.append(pa.table({
                 "path": store.arrow_array(list(path), pa.string()),
                 "src_id": store.arrow_array(list(src), pa.int64()),
                 "dst_name": store.arrow_array(list(text), pa.string()),
                 "line": store.arrow_array(list(line), pa.int32()),
                 "dst_id": store.arrow_array(list(dst), pa.int64()),
-                "candidates": store.arrow_array(list(cands), pa.list_(pa.string()))}))
+                "candidates": store.arrow_array(list(cands), pa.list_(pa.string())),
+                "resolution": store.arrow_array(list(how), pa.string())}))
             self._cbs = []
 
     def flush(self) -> None:

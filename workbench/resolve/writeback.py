@@ -5,8 +5,9 @@ swapped in, `_rebuild_edges`), the callback rows of the evaluated files
 rebuilt from `edges.candidates` (`_write_candidates`: all of it, or in an incremental run
 the rows of the edges it touched and those a change made stale).
 
-Callback rows (`fileeval._callbacks`) are the only edges the resolver adds: no call
-expression stands for them, so a file's rows are whatever its last evaluation found.
+Callback and implicit rows (`fileeval._callbacks`, `fileeval._implicit_sites`; resolutions
+`vocab.ADDED_SQL`) are the only edges the resolver adds: no call expression stands
+for them, so a file's rows are whatever its last evaluation found.
 The evaluated files' rows in the table are replaced by those: a row found again keeps
 its id, the rest are deleted, and new ones are inserted with ids above every id handed out
 (`store.next_ids`), as the indexer gives them.
@@ -18,6 +19,7 @@ from array import array
 import pyarrow as pa
 
 from .. import schema, store
+from ..vocab import ADDED_SQL
 from . import deps
 from .rows import _Rows
 
@@ -62,8 +64,10 @@ def _write_back(con, rows: _Rows, imp_rows: tuple[array, list], rebuild: bool = 
     return n
 
 
-_CALLBACK_COLS = ("path", "src_id", "dst_name", "line", "dst_id", "candidates")
-_CALLBACK_TYPES = (pa.string(), pa.int64(), pa.string(), pa.int32(), pa.int64(), pa.list_(pa.string()))
+_CALLBACK_COLS = ("path", "src_id", "dst_name", "line", "dst_id", "candidates", "resolution")
+_CALLBACK_TYPES = (pa.string(), pa.int64(), pa.string(), pa.int32(), pa.int64(), pa.list_(pa.string()),
+                   pa.string())
+_CANDS = 5                      # the position of `candidates` in `_CALLBACK_COLS`
 
 
 def _callback_changes(con, rows: _Rows, paths: list[str] | None) -> tuple[list[int], list[tuple]]:
@@ -74,13 +78,13 @@ def _callback_changes(con, rows: _Rows, paths: list[str] | None) -> tuple[list[i
     found: list[tuple] = []
     for tbl in rows.callbacks:
         cols = [tbl.column(c).to_pylist() for c in _CALLBACK_COLS]
-        cols[-1] = [tuple(c) if c is not None else None for c in cols[-1]]
+        cols[_CANDS] = [tuple(c) if c is not None else None for c in cols[_CANDS]]
         found.extend(zip(*cols))
     rows.callbacks.clear()
     found.sort(key=lambda r: r[0])      # stable: files in path order whichever process had them
     where = "" if paths is None else "AND path IN (SELECT unnest($p::VARCHAR[]))"
     old = store.run(con, f"""SELECT edge_id, {', '.join(_CALLBACK_COLS)} FROM edges
-                             WHERE resolution = 'callback' {where} ORDER BY edge_id""",
+                             WHERE resolution IN {ADDED_SQL} {where} ORDER BY edge_id""",
                     {} if paths is None else {"p": sorted(paths)})
     if not old:
         return [], found
@@ -88,7 +92,7 @@ def _callback_changes(con, rows: _Rows, paths: list[str] | None) -> tuple[list[i
     kept: set[tuple] = set()
     gone = []
     for eid, *key in old:
-        key[-1] = tuple(key[-1]) if key[-1] is not None else None
+        key[_CANDS] = tuple(key[_CANDS]) if key[_CANDS] is not None else None
         key = tuple(key)
         if key in want and key not in kept:
             kept.add(key)
@@ -98,7 +102,7 @@ def _callback_changes(con, rows: _Rows, paths: list[str] | None) -> tuple[list[i
 
 
 def _insert_callbacks(con, new: list[tuple], meta: dict | None = None) -> list[int]:
-    """Insert callback rows (`_callback_changes`): kind `calls`, resolution `callback`, the
+    """Insert added rows (`_callback_changes`): kind `calls`, resolution `callback` or `implicit`, the
     target's qualname from `symbols`, ids above every id handed out. Returns their ids.
     `meta`: `meta` values the run writes before it commits, where the ids handed out go
     (else written now)."""
@@ -107,14 +111,14 @@ def _insert_callbacks(con, new: list[tuple], meta: dict | None = None) -> list[i
     (first,) = store.next_ids(con, (("edges", "edge_id"),))
     ids = list(range(first, first + len(new)))
     cols = [list(c) for c in zip(*new)]
-    cols[-1] = [list(c) if c is not None else None for c in cols[-1]]
+    cols[_CANDS] = [list(c) if c is not None else None for c in cols[_CANDS]]
     tbl = pa.table({"edge_id": store.arrow_array(ids, pa.int64()),
                     **{c: store.arrow_array(v, t) for c, v, t in zip(_CALLBACK_COLS, cols, _CALLBACK_TYPES)}})
     store.run_over(con, tbl, """
         INSERT INTO edges (edge_id, src_id, kind, dst_name, dst_id, dst_qualname, path, line,
                            resolution, candidates)
         SELECT w.edge_id, w.src_id, 'calls', w.dst_name, w.dst_id, s.qualname, w.path, w.line,
-               'callback', w.candidates
+               w.resolution, w.candidates
         FROM _wb_rows w LEFT JOIN symbols s ON s.symbol_id = w.dst_id
         ORDER BY w.edge_id""")
     if meta is not None:

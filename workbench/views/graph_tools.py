@@ -22,7 +22,8 @@ MAX_TREE_LINES = 200
 MAX_CHAIN_EDGES = 2000          # chain edges fetched per direction (the tree shows MAX_TREE_LINES)
 # calls a chain does not follow, by resolution, and how the tree labels them
 _UNBOUND = {"builtin": "builtin", "external": "external", "ambiguous": "? ambiguous",
-            "callback": "? ambiguous callback", "unresolved": "?? unresolved"}
+            "callback": "? ambiguous callback", "implicit": "? ambiguous implicit",
+            "unresolved": "?? unresolved"}
 _NOT_PARTS = sorted(VARIABLE_KINDS | {"field"} | ANONYMOUS_KINDS)   # not listed as a file's parts
 
 
@@ -32,8 +33,8 @@ def _label(res: str | None) -> str:
 
 def _site_label(c: graph.CallSite) -> str:
     """How sure a call site is: nothing when certain, the resolution, or the candidates
-    (an ambiguous call, a callback that may be one of several functions)."""
-    if c.resolution in ("ambiguous", "callback") and c.candidates:
+    (an ambiguous call, a callback or an implicit call that may be one of several functions)."""
+    if c.resolution in ("ambiguous", "callback", "implicit") and c.candidates:
         cands = c.candidates
         return f" ({c.resolution}: one of {', '.join(cands[:4])}{', ...' if len(cands) > 4 else ''})"
     return _label(c.resolution)

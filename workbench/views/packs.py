@@ -178,13 +178,13 @@ def _sym(ctx: Context, sid: int) -> tuple:
 
 
 def _label(res: str | None, cands=None) -> str:
-    if res in ("ambiguous", "callback") and cands:
+    if res in ("ambiguous", "callback", "implicit") and cands:
         return f" ({res}: one of " + ", ".join(cands[:3]) + ("..." if len(cands) > 3 else "") + ")"
     if res == "ambiguous":
         return " (ambiguous: one of )"
     if res in ("unresolved",):
         return " (unresolved: may be another definition of that name)"
-    if res in ("name-unique", "inferred", "callback"):
+    if res in ("name-unique", "inferred", "callback", "implicit"):
         return f" ({res})"
     return ""
 

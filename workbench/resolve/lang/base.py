@@ -200,6 +200,24 @@ class Language:
         """(targets, how) of a call that is not an expression (Rust `name!()`), or None."""
         return None
 
+    def implicit_sites(self, ev, scope: int, sites) -> list[tuple]:
+        """Calls the code of `scope` makes without a call expression (an operator running a
+        method of the operand's class, a `with`, a `for`), from its implicit sites `sites`
+        (`bindings.IMPLICIT_SITES`: operator, operand, line, flat): [(text, line, (SYM, id))], written as edges of
+        resolution `implicit`. None by default."""
+        return []
+
+    def implicit_calls(self, ev, scope: int, path: str | None, text: str, line, targets: list) -> list[tuple]:
+        """Calls that a call written `text` at `line`, of `targets`, makes implicitly (a
+        builtin running a method of its argument's class, `len(x)`): [(text, line,
+        (SYM, id))]. None by default."""
+        return []
+
+    def operator_values(self, ev, scope: int, text: str, depth: int) -> set:
+        """Values of a binary operation written `text` (a binding's value of node type
+        `binary_operator`) that runs a method of the repository; empty when unknown."""
+        return set()
+
     def call_instance(self, ev, cls: int):
         """The symbol calling an instance of `cls` runs (`__call__`), or None."""
         return None

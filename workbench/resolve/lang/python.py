@@ -14,7 +14,7 @@ from ..kinds import CLASS_KINDS, FUNCTION_KINDS
 from ..values import (BOUND, BUILTIN, BUILTIN_INST, CONTAINER, ELEMENTS, EXT, INST, LITERAL, SUPER, SYM,
                       Param,
                       annotated_type, declared_type, ordered)
-from . import python_fills, python_first, python_globals, python_import_module
+from . import python_fills, python_first, python_globals, python_implicit, python_import_module
 from .base import Language
 from .python_names import attr_names
 
@@ -650,6 +650,15 @@ class Python(Language):
         return bool(parts) and (len(split_top(parts[0], (":",))) == 2 or parts[0].startswith("**"))
 
     # ---------------------------------------------------------------- calls and classes
+    def implicit_sites(self, ev, scope, sites):
+        return python_implicit.scope_sites(ev, scope, sites)
+
+    def implicit_calls(self, ev, scope, path, text, line, targets):
+        return python_implicit.call_sites(ev, scope, path, text, line, targets)
+
+    def operator_values(self, ev, scope, text, depth):
+        return python_implicit.operator_values(ev, scope, text, depth)
+
     def call_instance(self, ev, cls):
         r = ev.mro_lookup(cls, "__call__")
         return r[1] if r is not None and r[0] == SYM else None
@@ -740,7 +749,7 @@ class Python(Language):
     @staticmethod
     def _not_implemented(m) -> frozenset:
         """The symbols calling `NotImplementedError(...)` or raising it bare (extracted
-        rows: callback rows, which resolution writes, do not count), read once per model;
+        rows: callback and implicit rows, which resolution writes, do not count), read once per model;
         a kept model's carried over from its last run (`_refresh_not_implemented`), with
         the rows of the symbols added since read then."""
         got = m.ext.get("python.not_implemented")
@@ -748,7 +757,8 @@ class Python(Language):
             base, rows = since_first(m, "python.not_implemented.kept", """
                 SELECT src_id FROM edges
                 WHERE kind = 'calls' AND dst_name = 'NotImplementedError'
-                  AND resolution IS DISTINCT FROM 'callback' {since}
+                  AND resolution IS DISTINCT FROM 'callback'
+                  AND resolution IS DISTINCT FROM 'implicit' {since}
                 UNION
                 SELECT src_id FROM bindings WHERE kind = 'raise' AND value = 'NotImplementedError' {since}""")
             got = frozenset(r[0] for r in rows)
