@@ -117,9 +117,17 @@ def instance_methods(ev, scope: int, text: str, tried: tuple, depth: int) -> lis
     """(SYM, method) for each instance of a repository class `text` evaluates to in
     `scope` whose MRO gives one of the methods `tried` (the first it has, looked up in that
     order) as a method of the repository."""
-    m = ev.m
-    vals, _ = ev.eval_text(scope, text, depth=depth + 1)
     out: list = []
+    for t in _found(ev, ev.eval_text(scope, text, depth=depth + 1)[0], tried):
+        if t not in out:
+            out.append(t)
+    return out
+
+
+def _found(ev, vals, tried: tuple):
+    """(SYM, method) for each instance in `vals` whose MRO gives one of the methods
+    `tried` (the first it has, looked up in that order) as a function of the repository."""
+    m = ev.m
     for v in ordered(vals):
         if v[0] != INST:
             continue
@@ -127,10 +135,9 @@ def instance_methods(ev, scope: int, text: str, tried: tuple, depth: int) -> lis
             t = ev.mro_lookup(v[1], d)
             if t is None:
                 continue
-            if t[0] == SYM and m.kind.get(t[1]) in FUNCTION_KINDS and t not in out:
-                out.append(t)
+            if t[0] == SYM and m.kind.get(t[1]) in FUNCTION_KINDS:
+                yield t
             break                       # found, in the repository or outside it
-    return out
 
 
 def call_sites(ev, scope: int, path: str | None, text: str, line, targets: list) -> list[tuple]:
@@ -304,15 +311,6 @@ def _applied(ev, scope: int, left: str, tried: tuple, depth: int) -> set:
     if not vals:
         vals = ev.eval_text(scope, left, depth=depth + 1)[0]
     out: set = set()
-    m = ev.m
-    for v in ordered(vals):
-        if v[0] != INST:
-            continue
-        for d in tried:
-            t = ev.mro_lookup(v[1], d)
-            if t is None:
-                continue
-            if t[0] == SYM and m.kind.get(t[1]) in FUNCTION_KINDS:
-                out |= ev.returns_of(t[1], depth + 1)
-            break
+    for t in _found(ev, vals, tried):
+        out |= ev.returns_of(t[1], depth + 1)
     return out
