@@ -162,6 +162,9 @@ class Members:
             if r[0] in (EXT, BUILTIN) and not attrs:
                 # (an attribute the class assigns on its instances is its own, even where
                 # its value is unknown: not the library base's `Exception.value`)
+                known = self.rules(m.fam.get(cls)).outside_attribute(self, cls, r)
+                if known is not None:
+                    return known, "inferred"
                 return {r}, None
         if r is None:
             # a mixin calling what its subclasses provide: look along their MROs

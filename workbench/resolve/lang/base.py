@@ -253,6 +253,12 @@ class Language:
         read them as usual)."""
         return None
 
+    def outside_attribute(self, ev, cls: int, found: tuple) -> set | None:
+        """Values of an instance attribute of class `cls` that its MRO finds in an outside
+        base (`found`: (EXT | BUILTIN, name)) when this language knows them (None: the
+        outside name itself)."""
+        return None
+
     def self_name(self, ev, fn: int) -> str | None:
         """The name of the receiver inside function `fn` (`self`, `this`, a Go receiver)."""
         m = ev.m

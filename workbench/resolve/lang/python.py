@@ -797,6 +797,14 @@ class Python(Language):
             return {(INST, owner)}
         return None
 
+    def outside_attribute(self, ev, cls, found):
+        """An enum member's `name` (and `_name_`) is a `str` (`self.name.replace(...)` on a
+        member of `class Status(enum.Enum)`), not an outside attribute named after the base."""
+        base, _, attr = found[1].rpartition(".")
+        if found[0] == EXT and attr in ("name", "_name_") and base in _ENUM_BASES:
+            return {(BUILTIN_INST, "str")}
+        return None
+
     def declared_return(self, ev, fn):
         sig = ev.m.sig.get(fn) or ""
         if "->" in sig:
