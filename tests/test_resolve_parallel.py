@@ -219,7 +219,8 @@ def test_back_progress_counts_each_file_once_as_taken():
 def test_hung_helper_is_killed_and_its_files_done_here(unresolved, tmp_path, monkeypatch):
     """A helper that hangs (here: a lock it can never take, as after a fork while another
     thread held it) shows no progress; after `HELPER_STALL_SECONDS` the main process kills
-    it and evaluates its files itself, with the rows of one process."""
+    it and evaluates its files itself, with the rows of one process. The other helper
+    takes every file left meanwhile."""
     import threading
     one = _resolved(unresolved, str(tmp_path / "one.duckdb"), processes=1)
     monkeypatch.setattr(passes, "PARALLEL_MIN_EDGES", 0)
@@ -229,6 +230,7 @@ def test_hung_helper_is_killed_and_its_files_done_here(unresolved, tmp_path, mon
     evaluate = parallel._evaluate
     held = threading.Lock()
     held.acquire()                          # held in the main process when it forks
+    first = str(tmp_path / "hangs")         # made by the helper that hangs: the first to start
 
     redone = []                             # the files the main process took over
 
@@ -236,6 +238,10 @@ def test_hung_helper_is_killed_and_its_files_done_here(unresolved, tmp_path, mon
         if os.getpid() == main_pid:
             if isinstance(paths, list):         # the fallback: a list, not the taker
                 redone.extend(paths)
+            return evaluate(m, res, part_rows, spans, imports_of, paths, tick)
+        try:
+            os.close(os.open(first, os.O_CREAT | os.O_EXCL))
+        except FileExistsError:             # the other helper: evaluates as usual
             return evaluate(m, res, part_rows, spans, imports_of, paths, tick)
 
         def hang(_edges):                   # after its first file: never returns

@@ -4,7 +4,12 @@ the files, symbols, edges, imports and bindings tables."""
 from __future__ import annotations
 
 from . import store
+from .gcpause import release_unused_memory
 from .languages import SPECS, module_path
+
+#: a table of at least this many rows hands the memory of its Arrow copies back once it
+#: is inserted (`insert_chunks`), so the next table's copies do not stack on them
+RELEASE_MIN_ROWS = 50_000
 
 
 def insert_chunks(con, chunks: list) -> dict[str, str]:
@@ -59,6 +64,17 @@ def insert_chunks(con, chunks: list) -> dict[str, str]:
     def glob(base, local):
         return _plus(local, base)       # nulls (no parent / no target) stay null
 
+    def done(name: str, n: int) -> None:
+        """`name`'s rows are in DuckDB: the chunks' Arrow tables of it go (the caller lets
+        the chunks go after this), and in a large run the memory they held goes back to
+        the system before the next table is put together (the standard library: ~40 MiB
+        less at the store's peak)."""
+        parts[name] = []
+        for chunk in chunks:
+            chunk.tables.pop(name, None)
+        if n >= RELEASE_MIN_ROWS:
+            release_unused_memory()
+
     store.insert_columns(con, "files", dict(zip(store.FILE_COLS, (list(c) for c in zip(*files))))
                          if files else {})
     tbl, (fids, base, path, lang) = derive("symbols")
@@ -71,6 +87,9 @@ def insert_chunks(con, chunks: list) -> dict[str, str]:
             **{k: c(k) for k in ("start_line", "end_line", "start_byte", "end_byte", "signature",
                                  "doc", "decorators", "visibility", "is_truncated",
                                  "is_declaration", "body_start_line")}})
+        n, tbl = tbl.num_rows, None
+        c = fids = base = path = lang = None
+        done("symbols", n)
     tbl, (fids, base, path, lang) = derive("edges")
     n_edges = tbl.num_rows if tbl is not None else 0
     used = store.used_ids_meta(files=fid - 1, symbols=sid - 1, edges=eid + n_edges - 1)
@@ -83,6 +102,8 @@ def insert_chunks(con, chunks: list) -> dict[str, str]:
             "dst_id": glob(base, c("dst_local")), "dst_qualname": c("dst_qualname"), "path": path,
             "line": c("line"), "resolution": c("resolution"),
             "candidates": pa.nulls(n, pa.list_(pa.string()))})
+        tbl = c = fids = base = path = lang = None
+        done("edges", n)
     tbl, (fids, base, path, lang) = derive("imports")
     if tbl is not None:
         c = tbl.column
@@ -90,6 +111,9 @@ def insert_chunks(con, chunks: list) -> dict[str, str]:
             "file_id": fids, "path": path, "src_id": glob(base, c("src_local")),
             "module": c("module"), "name": c("name"), "alias": c("alias"), "line": c("line"),
             "resolved_path": pa.nulls(tbl.num_rows, pa.string())})
+        n, tbl = tbl.num_rows, None
+        c = fids = base = path = lang = None
+        done("imports", n)
     tbl, (fids, base, path, lang) = derive("bindings")
     if tbl is not None:
         c = tbl.column

@@ -19,7 +19,7 @@ family:
 `flows`            the evaluator's calls, returns, container elements, parameters
 `passes`           the runs (`resolve_edges`): which files, the model, edges read in parts
 `fileeval`         evaluating files one at a time: each edge's row, name-based fallbacks
-`parallel`         a full run evaluated in two processes (a forked helper)
+`parallel`         a full run evaluated in two forked helper processes
 `rows`             what evaluation keeps for the write: changed rows, what each file read
 `writeback`        the rows written back, `call_candidates` rebuilt
 `lang/`            one module per language family (`lang/base.py`: the interface)

@@ -22,10 +22,11 @@ the process still holds the model of the run that wrote the database (`kept`), a
 incremental run refreshes that model for the changed files instead of loading it.
 
 A full run over many edges (`PARALLEL_MIN_EDGES`) evaluates in two processes (`processes`):
-this one takes the files from the front, a forked helper from the back
-(`parallel._evaluate_in_two`); before its first file the helper works out what every
-file provides (`deps.provides_column`, from the model alone; written with the reads by
-`deps.write`, which works it out after evaluation otherwise). A file's edges get
+two forked helpers, one taking the files from the front, the other from the back, while
+this one waits with its memory as it was (`parallel._evaluate_in_two`); before its first
+file the back helper works out what every file provides (`deps.provides_column`, from
+the model alone; written with the reads by `deps.write`, which works it out after
+evaluation otherwise). A file's edges get
 the same values whichever files are evaluated with it and in whatever order (`memo`), so
 the rows are those of one process evaluating everything.
 
@@ -35,8 +36,8 @@ the order of the steps) and the reading of edges in parts (`_resolve_set`). The 
 =============  =====================================================================
 `fileeval`     evaluating files one at a time (`_evaluate`): an edge's row from what
                evaluation found, name-based fallbacks, imports rows (`resolve_import`)
-`parallel`     the evaluation in two processes: a forked helper, the files shared from
-               both ends (`_Meet`), its result and heartbeat watched (`_helper_result`)
+`parallel`     the evaluation in two processes: forked helpers, the files shared from
+               both ends (`_Meet`), their results and heartbeats watched (`_helper_results`)
 `rows`         what evaluation keeps for the write: the changed rows as Arrow tables
                (`_Rows`), what each file read packed in one buffer (`_Reads`)
 `writeback`    the rows written back (`_write_back`: `UPDATE`, or the edges table
@@ -209,6 +210,10 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
         clear_order_keys()
         model.fallback_cache = {}       # a refresh starts it afresh anyway
         model.release_bindings(arg_names=kept.KEEP > 0)
+        # ... and what they held goes back to the system before the writes (the C
+        # library's heap keeps it otherwise, by how the helpers' results came in: on the
+        # standard library up to ~35 MiB, all of it under the write-back's peak)
+        release_unused_memory()
     stats.files = len(reads)
     stats.edges = rows.n
     stats.by_resolution = rows.by_resolution
@@ -242,6 +247,8 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
     if (full and kept.KEEP > 0) or (save and model.row_texts is None):
         # what the next runs' `deps.quiet` searches, for a model that is kept or stored
         # (~0.06 s on the standard library; a process keeping none and storing none does without)
+        if full:
+            release_unused_memory()     # what the dependencies' write freed, below the query's peak
         model.row_texts = deps.RowTexts.load(con)
     del meanwhile
     token = kept.new_token()
@@ -269,6 +276,7 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
 #: a full run with at least this many edges evaluates them in two processes (`processes`)
 PARALLEL_MIN_EDGES = 50_000
 _EDGE_PART = 25_000             # edges read from the table at a time (`_resolve_set`)
+_TWO_PART = 100_000             # ... per query, evaluating in two processes (all read before the fork)
 
 
 def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None, progress: bool = False,
@@ -298,9 +306,11 @@ def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None, pro
     # each file's rows, sorted, are one span of its part's; a part (files in path order,
     # about `_EDGE_PART` rows) is read when evaluation reaches it, kept as Arrow and made
     # Python objects a file at a time (all edges at once as Arrow: ~40 MB, as objects
-    # ~150 MB). Evaluating in two processes, all edges are one part, read before the fork
-    # (the helper does not touch the database).
-    part_max = total if in_two else _EDGE_PART
+    # ~150 MB). Evaluating in two processes, every part (of about `_TWO_PART` rows) is
+    # read before the fork (the helpers do not touch the database): a query per part, so
+    # DuckDB's sort holds one part's rows at a time, not every edge's (~55 MiB less at
+    # that moment on the standard library, the run's peak otherwise)
+    part_max = _TWO_PART if in_two else _EDGE_PART
     spans: dict[str, tuple[int, int, int]] = {}     # path -> part, start, end
     parts: list[tuple[str, str]] = []               # first and last path of each part
     start = 0
@@ -313,8 +323,11 @@ def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None, pro
         start += n
     cols = "edge_id, src_id, kind, dst_name, line, dst_id, dst_qualname, resolution, candidates"
     loaded: list = [None, None]                     # the part read last, its rows
+    read: dict = {}                                 # evaluating in two: every part's rows
 
     def part_rows(k: int):
+        if k in read:
+            return read[k]
         if loaded[0] != k:
             loaded[:] = [None, None]
             lo, hi = parts[k]
@@ -339,11 +352,13 @@ def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None, pro
     tick = bar.update if bar is not None else None
     got = None
     if in_two and parts:
-        part_rows(0)
+        for k in range(len(parts)):
+            read[k] = part_rows(k)
         got = _evaluate_in_two(m, res, part_rows, spans, imports_of, paths, tick, meanwhile)
     if got is None:
         got = _evaluate(m, res, part_rows, spans, imports_of, paths, tick)
     loaded.clear()
+    read.clear()
     if bar is not None:
         bar.close()
     return got
