@@ -67,12 +67,14 @@ def _evaluate_in_two(m: Model, res: Resolver, part_rows, spans: dict, imports_of
         res.memo.clear()
         if bulk:
             m.release_bindings(arg_names=kept.KEEP > 0)
-        front_got, back_got = _helper_results([(front_pid, front_r), (back_pid, back_r)], meet,
-                                              shown_front, shown_back)
     except BaseException:                       # (an interrupt): the helpers end too
-        _kill(front_pid)
-        _kill(back_pid)
+        for pid, r in helpers:
+            os.close(r)
+            _kill(pid)
         raise
+    # (an interrupt while it waits ends the helpers too)
+    front_got, back_got = _helper_results([(front_pid, front_r), (back_pid, back_r)], meet,
+                                          shown_front, shown_back)
     a, b = meet.front(), meet.back()            # paths[:a] the front one's, paths[b:] the back one's
     parts, reloaded = [], not bulk
     for got, part in ((front_got, paths[:a]), (None, paths[a:b]), (back_got, paths[b:])):
