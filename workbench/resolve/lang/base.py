@@ -105,8 +105,9 @@ class Language:
 
     def before_helper(self, m) -> None:
         """Load now what evaluation would otherwise read from the database when it first
-        needs it: a forked helper process evaluates without the database
-        (`parallel._evaluate_in_two`)."""
+        needs it: forked helper processes evaluate without the database
+        (`parallel._evaluate_in_two`). What is made here is made once for both helpers,
+        and stays in the model this process keeps for its next run."""
 
     def outside_fills(self, m) -> dict:
         """Containers filled through an attribute of another object (`obj.items.append(f)`,

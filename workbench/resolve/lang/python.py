@@ -84,6 +84,17 @@ def _add_flows(m, flows, sid: int) -> None:
         flows[base.rsplit(".", 1)[-1]].append(row)
 
 
+def _decorator_flows(m) -> dict:
+    """Every decorator flow of the model by the decorator's last name (`_add_flows`),
+    made on first use and kept in the model (a kept model's refresh patches them)."""
+    flows = m.ext.get("python.decorator_flows")
+    if flows is None:
+        flows = m.ext["python.decorator_flows"] = defaultdict(list)
+        for sid in m.decos:
+            _add_flows(m, flows, sid)
+    return flows
+
+
 def _defined_here(ev, scope, base: str, depth: int) -> bool:
     """Whether decorator `base`, a well-known name, is the repository's own definition of
     it (a project's own `contextmanager`), which is then followed like any decorator."""
@@ -779,6 +790,9 @@ class Python(Language):
         self._not_implemented(m)
         python_globals.declared(m)
         python_fills.outside_fills(m)
+        # made once here, the helpers inherit them; and the model this process keeps has
+        # them for its next run (it evaluates nothing itself while the helpers do)
+        _decorator_flows(m)
 
     def outside_fills(self, m) -> dict:
         return python_fills.outside_fills(m)
@@ -825,11 +839,7 @@ class Python(Language):
         """`@d` / `@f(...)` pass the decorated function to `d` / to what `f(...)` returns
         (looked up by `d`'s or `f`'s name)."""
         m = ev.m
-        flows = m.ext.get("python.decorator_flows")
-        if flows is None:
-            flows = m.ext["python.decorator_flows"] = defaultdict(list)
-            for sid in m.decos:
-                _add_flows(m, flows, sid)
+        flows = _decorator_flows(m)
         keys = [m.name[fn]]
         outer = m.ns(m.parent.get(fn))
         if outer is not None and m.kind.get(outer) in FUNCTION_KINDS:
