@@ -173,7 +173,7 @@ def test_rows_and_reads_join_after_a_round_trip(monkeypatch):
 
 
 def test_progress_counts_every_edge_once(unresolved, tmp_path, monkeypatch):
-    """With the helper's files shown as it takes them (`_BackProgress`), every edge is
+    """With the helper's files shown as they take them (`_Progress`), every edge is
     still counted once."""
     shutil.copy(unresolved, tmp_path / "bar.duckdb")
     monkeypatch.setattr(passes, "PARALLEL_MIN_EDGES", 0)
@@ -205,7 +205,7 @@ def test_back_progress_counts_each_file_once_as_taken():
     ticks = []
     paths = ["a.py", "b.py", "c.py", "d.py", "e.py"]
     spans = {"a.py": (0, 0, 5), "b.py": (0, 5, 7), "d.py": (0, 7, 17), "e.py": (0, 17, 20)}
-    show = parallel._BackProgress(paths, spans, ticks.append)
+    show = parallel._Progress(paths, spans, ticks.append, front=False)
     show(5)                     # the helper has taken nothing yet
     show(4)                     # e.py
     show(4)
@@ -213,7 +213,22 @@ def test_back_progress_counts_each_file_once_as_taken():
     show(3)                     # never backwards
     show(1)                     # b.py, where the two ends met
     assert ticks == [3, 10, 2]
-    parallel._BackProgress(paths, spans, None)(0)     # no bar: nothing to show
+    parallel._Progress(paths, spans, None, front=False)(0)     # no bar: nothing to show
+
+
+def test_front_progress_counts_each_file_once_as_taken():
+    ticks = []
+    paths = ["a.py", "b.py", "c.py", "d.py", "e.py"]
+    spans = {"a.py": (0, 0, 5), "b.py": (0, 5, 7), "d.py": (0, 7, 17), "e.py": (0, 17, 20)}
+    show = parallel._Progress(paths, spans, ticks.append, front=True)
+    show(0)                     # the helper has taken nothing yet
+    show(1)                     # a.py
+    show(1)
+    show(3)                     # b.py and c.py (no edges)
+    show(2)                     # never backwards
+    show(4)                     # d.py, where the two ends met
+    assert ticks == [5, 2, 10]
+    parallel._Progress(paths, spans, None, front=True)(5)     # no bar: nothing to show
 
 
 def test_hung_helper_is_killed_and_its_files_done_here(unresolved, tmp_path, monkeypatch):
@@ -282,29 +297,6 @@ def test_slow_helper_that_shows_progress_is_waited_for(unresolved, tmp_path, mon
     # more than a pipe holds (64 KiB on Linux): had the main process waited without
     # reading, the helper would have stalled writing it, and been killed
     assert sizes and sizes[0] > 65536
-
-
-def test_helper_hung_on_the_shared_lock_is_killed(monkeypatch):
-    """A helper that hangs holding `_Meet`'s lock does not hang the main process's `take`."""
-    monkeypatch.setattr(parallel, "HELPER_STALL_SECONDS", 2.0)
-    meet = parallel._Meet(4)
-    pid = os.fork()
-    if pid == 0:                            # holds the lock and hangs
-        try:
-            meet.lock.acquire()
-            import time
-            time.sleep(60)
-        finally:
-            os._exit(0)
-    import time
-    deadline = time.monotonic() + 10
-    while meet.lock.acquire(block=False):   # until the child holds it
-        meet.lock.release()
-        assert time.monotonic() < deadline
-        time.sleep(0.01)
-    assert meet.take(front=True, helper=pid) is None
-    assert meet.stalled
-    assert os.waitpid(pid, 0)[0] == pid
 
 
 def test_helper_works_out_what_files_provide_before_its_first_file(unresolved, tmp_path, monkeypatch):

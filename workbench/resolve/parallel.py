@@ -8,7 +8,7 @@ peak on the standard library no longer sits on evaluation's, and no longer depen
 the files happened to split between the two processes). A helper that fails, or shows no
 progress for `HELPER_STALL_SECONDS`, is killed (`_kill`) and its files are evaluated by
 this process. The files show on the progress bar as the helpers take them
-(`_FrontProgress`, `_BackProgress`). Which runs evaluate in two: `passes.PARALLEL_MIN_EDGES`.
+(`_Progress`). Which runs evaluate in two: `passes.PARALLEL_MIN_EDGES`.
 """
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ def _evaluate_in_two(m: Model, res: Resolver, part_rows, spans: dict, imports_of
         helpers.append(got)
     (back_pid, back_r), (front_pid, front_r) = helpers
     bulk = not m.lazy
-    shown_front, shown_back = _FrontProgress(paths, spans, tick), _BackProgress(paths, spans, tick)
+    shown_front, shown_back = _Progress(paths, spans, tick, True), _Progress(paths, spans, tick, False)
     try:
         # while they evaluate: the memo (empty here) and the bindings (a full run's, loaded
         # again should this process have to evaluate a helper's files after all)
@@ -168,35 +168,22 @@ class Meanwhile:
         self.fn, self.result = fn, None
 
 
-class _FrontProgress:
-    """Shows on the progress bar (`tick`) the files taken from the front of `paths`, as
-    their count grows: calling it with `upto` counts `paths[:upto]`, each file's edges once."""
+class _Progress:
+    """Shows on the progress bar (`tick`) the files taken from one end of `paths` (the
+    front, or the back), as their count grows: calling it with `upto` counts
+    `paths[:upto]` (from the front) or `paths[upto:]` (from the back), each file's edges
+    once."""
 
-    def __init__(self, paths: list, spans: dict, tick):
-        self.paths, self.spans, self.tick = paths, spans, tick
-        self.counted = 0                    # paths[:counted] are on the bar already
-
-    def __call__(self, upto: int) -> None:
-        if upto > self.counted:
-            if self.tick is not None:
-                self.tick(sum(self.spans[p][2] - self.spans[p][1]
-                              for p in self.paths[self.counted:upto] if p in self.spans))
-            self.counted = upto
-
-
-class _BackProgress:
-    """Shows on the progress bar (`tick`) the files taken from the back of `paths`, as
-    their count grows: calling it with `upto` counts `paths[upto:]`, each file's edges once."""
-
-    def __init__(self, paths: list, spans: dict, tick):
-        self.paths, self.spans, self.tick = paths, spans, tick
-        self.counted = len(paths)           # paths[counted:] are on the bar already
+    def __init__(self, paths: list, spans: dict, tick, front: bool):
+        self.paths, self.spans, self.tick, self.front = paths, spans, tick, front
+        self.counted = 0 if front else len(paths)      # the files on the bar already end there
 
     def __call__(self, upto: int) -> None:
-        if upto < self.counted:
+        lo, hi = (self.counted, upto) if self.front else (upto, self.counted)
+        if lo < hi:
             if self.tick is not None:
                 self.tick(sum(self.spans[p][2] - self.spans[p][1]
-                              for p in self.paths[upto:self.counted] if p in self.spans))
+                              for p in self.paths[lo:hi] if p in self.spans))
             self.counted = upto
 
 
@@ -239,20 +226,12 @@ class _Meet:
     def beats(self, side: int = 0) -> int:
         return struct.unpack_from("q", self.buf, 16 + 8 * side)[0]
 
-    def take(self, front: bool, helper: int | None = None) -> int | None:
-        """The next index from the front (or the back), None when none is left - or, for
-        a process that started `helper`, when the helper is gone while holding the lock,
-        or has held it for `HELPER_STALL_SECONDS` (hung: then it is killed, in `stalled`)."""
-        waited = 0.0
-        while not self.lock.acquire(timeout=1.0):
-            if helper is not None:
-                if os.waitpid(helper, os.WNOHANG)[0] != 0:
-                    return None
-                waited += 1.0
-                if waited >= HELPER_STALL_SECONDS:
-                    self.stalled.add(helper)
-                    _kill(helper, reap=False)
-                    return None
+    def take(self, front: bool) -> int | None:
+        """The next index from the front (or the back), None when none is left. A helper
+        waiting here for a lock the other one holds forever (gone or hung while holding
+        it) shows no progress, and the main process kills both in time
+        (`_helper_results`)."""
+        self.lock.acquire()
         try:
             a, b = struct.unpack_from("qq", self.buf, 0)
             if a >= b:
@@ -283,7 +262,7 @@ def _helper_results(helpers: list[tuple[int, int]], meet: _Meet, *shows) -> list
     helper waits for room), and while nothing arrives from a helper its beats are watched;
     neither for `HELPER_STALL_SECONDS` and that helper is killed (`meet.stalled`).
     `shows`: called with `meet.front()` and `meet.back()` as the helpers take files
-    (`_FrontProgress`, `_BackProgress`). Closes the pipes."""
+    (`_Progress`). Closes the pipes."""
     import select
     data = {r: bytearray() for _, r in helpers}
     side = {r: k for k, (_, r) in enumerate(helpers)}
