@@ -149,11 +149,11 @@ def test_a_command_that_ends_the_process_runs_without_the_cyclic_collector(sampl
 
 def test_a_command_that_ends_the_process_keeps_no_resolution_model(sample_copy, tmp_path, monkeypatch):
     """`workbench index` as the program keeps no resolution model for a next run in the
-    process (none comes): nothing kept, no argument rows' names for the `prefetch` of its
-    next runs (`_arg_names`), no symbol texts kept (`Model.symbol_texts`); the texts their
-    `deps.quiet` searches (`RowTexts.load`, the blob of the symbols' texts) are made once,
-    for the model stored next to the database, which the next process loads. Called with an argument list (a library caller, a notebook) the
-    model of the run is kept, with those."""
+    process (none comes): nothing kept, no symbol texts kept (`Model.symbol_texts`); the
+    texts their `deps.quiet` searches (`RowTexts.load`, the blob of the symbols' texts) and
+    the argument rows' names their `prefetch` reads (`_arg_names`) are made once, for the
+    model stored next to the database, which the next process loads. Called with an
+    argument list (a library caller, a notebook) the model of the run is kept, with those."""
     import workbench.cli as cli
     from workbench.resolve import deps, kept
     from workbench.resolve.model import Model
@@ -175,7 +175,7 @@ def test_a_command_that_ends_the_process_keeps_no_resolution_model(sample_copy, 
         db = str(tmp_path / "program.duckdb")
         monkeypatch.setattr(sys, "argv", ["workbench", "index", str(repo), "--db", db, "--jobs", "1", "-q"])
         assert main() == 0
-        assert (kept.kept(), loads, texts) == (0, [1], []) and names and not any(names)
+        assert (kept.kept(), loads, texts) == (0, [1], []) and names and all(names)
         names.clear()
         loads.clear()
         texts.clear()

@@ -190,7 +190,7 @@ def test_no_model_is_stored_for_an_in_memory_database():
     assert stored.load(None, "token", RESOLVER_VERSION) is None
 
 
-def test_a_stored_model_holds_no_connection_bindings_or_caches(tmp_path, new_processes):
+def test_a_stored_model_holds_no_connection_bindings_or_caches(tmp_path, new_processes, monkeypatch):
     root = _copy(tmp_path)
     db = str(tmp_path / "inc.duckdb")
     index(root, db, jobs=1, progress=False)
@@ -198,7 +198,16 @@ def test_a_stored_model_holds_no_connection_bindings_or_caches(tmp_path, new_pro
     assert since == set() and isinstance(model, Model)
     assert model.con is None and model.lazy and not model._bind_loaded
     assert not model.binds and not model.args_by_callee and not model._lazy_loaded
-    assert model._arg_names is None and model._texts is None
+    assert model._texts is None and not hasattr(model, "names_stored")
+    # the argument rows' names by callee key are stored (though the process keeps no model):
+    # those a process keeping its model has
+    monkeypatch.setattr(kept, "KEEP", 2)
+    other = str(tmp_path / "kept.duckdb")
+    index(root, other, jobs=1, progress=False)
+    kept_names = kept.peek(_token(other))._arg_names
+    kept.forget()
+    assert kept_names and model._arg_names is not None
+    assert {k: sorted(v) for k, v in model._arg_names.items()} == {k: sorted(v) for k, v in kept_names.items()}
     assert model._by_qual is None and model.fallback_cache == {}
     # the texts `deps.quiet` searches are stored with it: those of the rows (`RowTexts`) and
     # the blob of the symbols' texts, as made from the tables
@@ -213,6 +222,27 @@ def test_a_stored_model_holds_no_connection_bindings_or_caches(tmp_path, new_pro
     assert since == set() and model._texts is None
     assert sorted(blob.split(b"\n")) == sorted("\n".join(symbol_texts.values()).encode("utf-8").split(b"\n"))
     assert model.bit_of == {i: model._bits[p] for i, p in zip(model._sids, model._spaths)}
+
+
+def test_a_stored_model_without_the_argument_names_is_used_as_well(tmp_path, new_processes):
+    """A model stored without the argument rows' names (by an incremental run that built its
+    model from the tables, or by earlier code) is loaded and refreshed as well: evaluation
+    asks the table for the argument rows instead, and the edges equal a fresh index's."""
+    root = _copy(tmp_path)
+    db = str(tmp_path / "inc.duckdb")
+    index(root, db, jobs=1, progress=False)
+    path, token = stored.path_for(db), _token(db)
+    model, _ = stored.load(path, token, RESOLVER_VERSION)
+    assert model._arg_names
+    model._arg_names = None
+    assert stored.save(path, token, model, RESOLVER_VERSION)
+    assert stored.load(path, token, RESOLVER_VERSION)[0]._arg_names is None
+    rng = random.Random(5)
+    for _ in range(2):
+        _edit_one(root, rng)
+        r = index(root, db, jobs=1, progress=False)
+        assert r.resolve_stats.model_stored and not r.resolve_stats.full
+        _same_as_fresh(root, db, tmp_path)
 
 
 def test_the_model_is_stored_once_the_run_is_over_and_never_by_a_failed_run(tmp_path, new_processes,

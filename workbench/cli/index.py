@@ -15,9 +15,10 @@ def _keep_no_models(a) -> None:
     """In a process that ends with the command (`ends_process`: the `workbench` program), keep
     no resolution model for a next run (`resolve.kept`): none comes, and a full run would
     also make for a kept model what its next runs read (the texts `deps.quiet` searches,
-    `deps.RowTexts` and `kept.settle`; the argument rows' names, `_arg_names`): ~0.2 s of
-    CPU on the standard library. Imported only when the command resolves (it imports the
-    resolver anyway)."""
+    `deps.RowTexts` and `kept.settle`): ~0.2 s of CPU on the standard library (what the
+    model stored next to the database holds is made for it all the same: the texts' blobs
+    and the argument rows' names, `stored.save`). Imported only when the command resolves
+    (it imports the resolver anyway)."""
     if getattr(a, "ends_process", False):
         from ..resolve import kept
         kept.KEEP = 0

@@ -49,8 +49,9 @@ class Bindings:
         With every row loaded, and `arg_names`, the argument rows' names by callee key are
         kept (`_arg_names`, ~3 MB on the standard library, ~0.04 s): an incremental run's
         `prefetch` asks for them. The runs pass `arg_names` false when the process keeps no
-        model (`kept.KEEP`; the `workbench index` command keeps none)."""
-        if self._bind_loaded and arg_names:
+        model (`kept.KEEP`; the `workbench index` command keeps none), unless the model is
+        to be stored (`names_stored`: `stored.save` keeps the names)."""
+        if self._bind_loaded and (arg_names or getattr(self, "names_stored", False)):
             self._arg_names = {key: tuple({row[2] for row in rows})
                                for key, rows in self.args_by_callee.items() if rows}
         self._bind_loaded = False

@@ -487,7 +487,8 @@ class RowTexts:
     def _query(con, paths: list[str] | None) -> bytes:
         if paths is None:
             return store.one(con, f"SELECT encode(coalesce(({_row_texts_sql()}), ''))")[0]
-        return store.one(con, f"SELECT encode(coalesce(({_row_texts_sql('list_contains($p, path)')}), ''))",
+        where = "path IN (SELECT unnest($p::VARCHAR[]))"     # (a semi join: less than a list_contains)
+        return store.one(con, f"SELECT encode(coalesce(({_row_texts_sql(where)}), ''))",
                          {"p": sorted(paths)})[0]
 
     def add_files(self, con, paths) -> None:
@@ -617,7 +618,8 @@ def _deps_columns(con, m: Model | None, paths: list[str], columns: tuple[str, ..
     kept_rows = m.deps_rows if m is not None else None
     if kept_rows is None:
         got = {row[0]: row[1:] for row in store.run(
-            con, f"SELECT path, {', '.join(columns)} FROM resolve_deps WHERE list_contains($p, path)", {"p": paths})}
+            con, f"""SELECT path, {', '.join(columns)} FROM resolve_deps
+                     WHERE path IN (SELECT unnest($p::VARCHAR[]))""", {"p": paths})}
         return [got[p] for p in paths if p in got]
     at = m.ext.get("deps.rows_at")
     if at is None:
@@ -694,7 +696,7 @@ def write(con, m: Model, reads: dict[str, tuple[int, set]], full: bool,
     if full:
         store.run(con, "DELETE FROM resolve_deps")
     else:
-        store.run(con, "DELETE FROM resolve_deps WHERE list_contains($p, path)", {"p": paths})
+        store.run(con, "DELETE FROM resolve_deps WHERE path IN (SELECT unnest($p::VARCHAR[]))", {"p": paths})
     if paths:
         tbl = pa.table({"path": store.arrow_array(paths, pa.string()),
                         "files": store.arrow_array(files_col, pa.list_(pa.string())),

@@ -126,15 +126,17 @@ class LazyBindings:
         self._lazy_loaded.update(paths)
         got: dict[str, list[tuple]] = {k: [] for k in keys}
         if tbl.num_rows:
-            import pyarrow as pa
             # the path's rank among the row's distinct paths, then line (nulls last, as
-            # DuckDB orders them) and row id
-            enc = tbl.column("path").chunk(0).dictionary_encode()
-            dict_paths = enc.dictionary.to_pylist()
-            rank_of = {p: r for r, p in enumerate(sorted(dict_paths))}
-            rank = np.array([rank_of[p] for p in dict_paths], dtype=np.int64)[np_ints(enc.indices)]
+            # DuckDB orders them) and row id; without `pyarrow.compute` (its
+            # `dictionary_encode`, `fill_null`, `take`), whose import costs ~0.06 s of CPU in
+            # a new process (the `workbench index` command's)
+            row_paths = tbl.column("path").to_pylist()
+            rank_of = {p: r for r, p in enumerate(sorted(set(row_paths)))}
+            rank = np.fromiter(map(rank_of.__getitem__, row_paths), dtype=np.int64, count=len(row_paths))
             line = tbl.column("line").chunk(0)
-            lines = np_ints(line.fill_null(np.iinfo(np.int64).max) if line.null_count else line)
+            lines = np_ints(line)
+            if line.null_count:
+                lines = np.where(_np_valid(line), lines, np.iinfo(np.int64).max)
             order = np.lexsort((np_ints(tbl.column("rid").chunk(0)), lines, rank))
             is_arg = np_ints(tbl.column("is_arg").chunk(0))[order]
             # the files' rows grouped by scope here, on the Arrow columns (each scope's rows
@@ -147,9 +149,9 @@ class LazyBindings:
             by = np.argsort(scope_of, kind="stable")
             rows, scope_of = rows[by], scope_of[by]
             args = order[is_arg != 0]
-            t = tbl.select(list(_BindingRows.COLS)).take(
-                store.arrow_array(np.concatenate((rows, args)), pa.int64()))
-            c = {n: t.column(n).to_pylist() for n in _BindingRows.COLS}
+            # the rows taken from each column's Python list, in C
+            take = np.concatenate((rows, args)).tolist()
+            c = {n: list(map(tbl.column(n).to_pylist().__getitem__, take)) for n in _BindingRows.COLS}
             self._hold_slices(c, scope_of)
             ns = self.ns
             # the argument rows: after the files' rows in those lists
@@ -249,12 +251,13 @@ class LazyBindings:
         `src_id`, `kind`), and whether an index holds it (a symbol with a scope; not a kind
         of `_UNGROUPED`, `_UNGROUPED_NO_SITES`): numpy arrays, one `ns` call per distinct symbol."""
         import numpy as np
-        # numpy on the Arrow buffers (`pyarrow.compute` takes ~0.1 s to import)
+        # numpy on the Arrow buffers, the kinds as Python texts (`pyarrow.compute`, whose
+        # `dictionary_encode` would do, takes ~0.06 s of CPU to import)
         src = tbl.column("src_id").chunk(0)
-        enc = tbl.column("kind").chunk(0).dictionary_encode()
         kinds = _UNGROUPED if getattr(self, "implicit", False) else _UNGROUPED_NO_SITES
-        ungrouped = [i for i, k in enumerate(enc.dictionary.to_pylist()) if k in kinds]
-        held = _np_valid(src) & ~(np.isin(np_ints(enc.indices), ungrouped) & _np_valid(enc.indices))
+        row_kinds = tbl.column("kind").to_pylist()
+        held = _np_valid(src) & ~np.fromiter(map(kinds.__contains__, row_kinds), dtype=bool,
+                                             count=len(row_kinds))
         ids = np.where(held, np_ints(src), -1)[rows]
         uniq, inverse = np.unique(ids, return_inverse=True)
         ns = self.ns

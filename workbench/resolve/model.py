@@ -106,6 +106,8 @@ class Model(Bindings, LazyBindings, Refresh):
         sets it): the symbols' ranks in force again, each symbol's file bit, no bindings
         loaded (as a model built for an incremental run)."""
         m = cls.__new__(cls)
+        state = dict(state)
+        arg_names = state.pop("_arg_names", None)
         m.__dict__.update(state)
         m.con = None
         m.row_texts = m.deps_rows = m._texts = m._by_qual = None
@@ -117,6 +119,7 @@ class Model(Bindings, LazyBindings, Refresh):
         set_rank(dict(zip(m._sids, range(len(m._sids)))), m._rank_owner)
         m.bit_of = dict(zip(m._sids, map(m._bits.__getitem__, m._spaths)))
         m._init_bindings(False)
+        m._arg_names = arg_names        # (a bindings field: stored when known, see `stored.save`)
         return m
 
     def _families(self, langs: list) -> list:

@@ -192,6 +192,7 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
     if not (stats.model_kept or stats.model_stored):
         model = None
         model = Model(con, bulk_bindings=full, implicit=implicit)
+        model.names_stored = stored_at is not None      # (`Bindings.release_bindings`)
     scope_paths = None if full else deps.affected(con, model, list(changed_paths), before)
     if scope_paths is not None:
         model.prefetch(*deps.previous_reads(con, scope_paths, model), resolving=len(scope_paths))

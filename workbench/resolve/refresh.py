@@ -39,16 +39,19 @@ class Refresh:
         loaded before stay loaded, the changed files' rows are swapped in (`_swap_bindings`)."""
         self.con = con
         changed = sorted(set(changed) & self.paths)
+        # (the changed files' rows found by a semi join on their paths: a third to a quarter
+        # of the CPU of a `list_contains` per row in a scan of the table)
         # a file's language as detected again (a `.h` header turns C++ with a class, and back)
         f = cols(con, """SELECT path, language FROM files
-                         WHERE list_contains($p, path) AND status <> 'skipped'""", {"p": changed})
+                         WHERE path IN (SELECT unnest($p::VARCHAR[])) AND status <> 'skipped'""", {"p": changed})
         # the changed files' languages before and now (the indexer marks out-of-line methods
         # again only when one of them has such methods)
         langs = {self.file_lang.get(p) for p in changed} | set(f["language"])
         self.file_lang.update(zip(f["path"], f["language"]))
         old = self.symbols_in(changed)
         s = cols(con, f"""SELECT {self._SYMBOL_COLS}, s.decorators FROM symbols s
-                          WHERE list_contains($p, s.path) ORDER BY s.path, s.symbol_id""", {"p": changed})
+                          WHERE s.path IN (SELECT unnest($p::VARCHAR[]))
+                          ORDER BY s.path, s.symbol_id""", {"p": changed})
         for c in ("path", "language", "kind", "name"):
             s[c] = _interned(s[c])
         new, npaths = s["symbol_id"], s["path"]
@@ -193,7 +196,8 @@ class Refresh:
         evaluates (`current_imports`), not for the whole table."""
         chg = set(changed)
         fresh = cols(self.con, """SELECT rowid AS rid, path, src_id, module, name, alias, line, resolved_path
-                                  FROM imports WHERE list_contains($p, path) ORDER BY rowid""", {"p": changed})
+                                  FROM imports WHERE path IN (SELECT unnest($p::VARCHAR[]))
+                                  ORDER BY rowid""", {"p": changed})
         added = [dict(zip(fresh.keys(), row)) for row in zip(*fresh.values())] if fresh else []
         self.imports = [r for r in self.imports if r["path"] not in chg] + added
         for table in (self.imports_by_scope, self.star_imports):
@@ -242,7 +246,7 @@ class Refresh:
                     lst.remove(i)
                     touched.add(last)
         inh = cols(self.con, """SELECT src_id, dst_name FROM edges
-                                WHERE kind IN ('inherits', 'implements') AND list_contains($p, path)
+                                WHERE kind IN ('inherits', 'implements') AND path IN (SELECT unnest($p::VARCHAR[]))
                                 ORDER BY path, edge_id""", {"p": changed})
         for src, dst in zip(inh["src_id"], inh["dst_name"]):
             self.bases_written[src].append(dst)
@@ -271,7 +275,7 @@ class Refresh:
         self._lazy_tbl = None
         c = cols(self.con, f"""SELECT src_id, kind, name, value, value_type, value_id, line,
                                       {self._CALLEE_KEY} AS callee_key, path
-                               FROM bindings WHERE list_contains($p, path)
+                               FROM bindings WHERE path IN (SELECT unnest($p::VARCHAR[]))
                                ORDER BY path, line, rowid""", {"p": changed})
         # the changed files' argument rows by file, for what they provide (`deps.provides`)
         arg_rows: dict[str, list[tuple]] = {p: [] for p in changed}
