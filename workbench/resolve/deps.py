@@ -188,13 +188,13 @@ def facts(con, paths, ids: dict[str, list[int]] | None = None) -> dict[str, Coun
     out: dict[str, Counter] = {p: Counter() for p in paths}
     if not paths:
         return out
-    prm = {"p": paths}
+    prm = {"p": paths}      # (each table's rows of `paths` by a semi join: less than a list_contains)
     # ids to qualnames in Python: the rows' symbol ids (parent, scope, value) are their own
     # file's, so no join over the whole symbols table
     syms = store.run(con, """
             SELECT path, parent_id, name, qualname, kind, language, signature, start_line,
                    is_declaration, decorators, visibility, symbol_id
-            FROM symbols WHERE list_contains($p, path)""", prm)
+            FROM symbols WHERE path IN (SELECT unnest($p::VARCHAR[]))""", prm)
     qual = {row[11]: row[3] for row in syms}
     qual_of = _qualnames(con, qual)
     for row in syms:
@@ -203,21 +203,21 @@ def facts(con, paths, ids: dict[str, list[int]] | None = None) -> dict[str, Coun
             ids["s"].append(row[11])
     for row in store.run(con, """
             SELECT path, src_id, kind, name, value, value_type, value_id, line
-            FROM bindings WHERE list_contains($p, path)""", prm):
+            FROM bindings WHERE path IN (SELECT unnest($p::VARCHAR[]))""", prm):
         out[row[0]][("b", qual_of(row[1]), *row[2:6], qual_of(row[6]), row[7])] += 1
     for row in store.run(con, """
             SELECT path, src_id, kind, dst_name, line, edge_id, resolution IN ('callback', 'implicit')
-            FROM edges WHERE list_contains($p, path)""", prm):
+            FROM edges WHERE path IN (SELECT unnest($p::VARCHAR[]))""", prm):
         if row[2] in _EDGE_KINDS and not row[6]:    # callback, implicit rows: resolution's output
             out[row[0]][("e", qual_of(row[1]), *row[2:5])] += 1
         if ids is not None:
             ids["e"].append(row[5])
     for row in store.run(con, """
             SELECT path, src_id, module, name, alias, line
-            FROM imports WHERE list_contains($p, path)""", prm):
+            FROM imports WHERE path IN (SELECT unnest($p::VARCHAR[]))""", prm):
         out[row[0]][("i", qual_of(row[1]), *row[2:])] += 1
-    for row in store.run(con, "SELECT path, language, module, status FROM files WHERE list_contains($p, path)",
-                         prm):
+    for row in store.run(con, """SELECT path, language, module, status FROM files
+                                 WHERE path IN (SELECT unnest($p::VARCHAR[]))""", prm):
         out[row[0]][("f", None, *row[1:])] += 1
     return out
 

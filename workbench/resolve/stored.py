@@ -47,6 +47,7 @@ folder.
 from __future__ import annotations
 
 import json
+import mmap
 import os
 import pickle
 import threading
@@ -227,24 +228,26 @@ def load(path: str | None, token: str | None, version: str):
     if path is None or token is None:
         return None
     try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-        if not data.startswith(_MAGIC):
-            return None
-        end = data.index(b"\n", len(_MAGIC))
-        head = json.loads(data[len(_MAGIC):end])
-        if head.get("version") != version:
-            return None
-        since = _since(path, head["token"], token)
-        if since is None:
-            return None
-        body = memoryview(data)[end + 1:]
-        if len(body) != head["size"] or zlib.crc32(body) != head["crc"]:
-            return None
-        state = pickle.loads(body)
+        # mapped rather than read: the pickle is read where the page cache holds it, not
+        # copied first (~0.01-0.03 s of CPU on the standard library's ~36 MiB); a `save`
+        # meanwhile replaces the file, and this mapping keeps the old one
+        with open(path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            if data[:len(_MAGIC)] != _MAGIC:
+                return None
+            end = data.find(b"\n", len(_MAGIC))
+            head = json.loads(data[len(_MAGIC):end])
+            if head.get("version") != version:
+                return None
+            since = _since(path, head["token"], token)
+            if since is None:
+                return None
+            with memoryview(data)[end + 1:] as body:
+                if len(body) != head["size"] or zlib.crc32(body) != head["crc"]:
+                    return None
+                state = pickle.loads(body)
         if not isinstance(state, dict):
             return None
-    except Exception:       # unreadable, truncated, corrupt: built from the tables instead
+    except Exception:       # unreadable, empty, truncated, corrupt: built from the tables instead
         return None
     from .deps import RowTexts
     from .model import Model
