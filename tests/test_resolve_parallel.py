@@ -201,34 +201,23 @@ def test_progress_counts_every_edge_once(unresolved, tmp_path, monkeypatch):
     assert sum(ticks) == stats.edges > 1000
 
 
-def test_back_progress_counts_each_file_once_as_taken():
+@pytest.mark.parametrize("front, seen, expected, idle", [
+    # the back end: nothing taken yet (5), e.py, again, d.py and c.py (no edges), never
+    # backwards, b.py where the two ends met
+    (False, [5, 4, 4, 2, 3, 1], [3, 10, 2], 0),
+    # the front end: nothing taken yet (0), a.py, again, b.py and c.py (no edges), never
+    # backwards, d.py where the two ends met
+    (True, [0, 1, 1, 3, 2, 4], [5, 2, 10], 5),
+], ids=["back", "front"])
+def test_progress_counts_each_file_once_as_taken(front, seen, expected, idle):
     ticks = []
     paths = ["a.py", "b.py", "c.py", "d.py", "e.py"]
     spans = {"a.py": (0, 0, 5), "b.py": (0, 5, 7), "d.py": (0, 7, 17), "e.py": (0, 17, 20)}
-    show = parallel._Progress(paths, spans, ticks.append, front=False)
-    show(5)                     # the helper has taken nothing yet
-    show(4)                     # e.py
-    show(4)
-    show(2)                     # d.py and c.py (no edges)
-    show(3)                     # never backwards
-    show(1)                     # b.py, where the two ends met
-    assert ticks == [3, 10, 2]
-    parallel._Progress(paths, spans, None, front=False)(0)     # no bar: nothing to show
-
-
-def test_front_progress_counts_each_file_once_as_taken():
-    ticks = []
-    paths = ["a.py", "b.py", "c.py", "d.py", "e.py"]
-    spans = {"a.py": (0, 0, 5), "b.py": (0, 5, 7), "d.py": (0, 7, 17), "e.py": (0, 17, 20)}
-    show = parallel._Progress(paths, spans, ticks.append, front=True)
-    show(0)                     # the helper has taken nothing yet
-    show(1)                     # a.py
-    show(1)
-    show(3)                     # b.py and c.py (no edges)
-    show(2)                     # never backwards
-    show(4)                     # d.py, where the two ends met
-    assert ticks == [5, 2, 10]
-    parallel._Progress(paths, spans, None, front=True)(5)     # no bar: nothing to show
+    show = parallel._Progress(paths, spans, ticks.append, front=front)
+    for k in seen:
+        show(k)
+    assert ticks == expected
+    parallel._Progress(paths, spans, None, front=front)(idle)     # no bar: nothing to show
 
 
 def test_hung_helper_is_killed_and_its_files_done_here(unresolved, tmp_path, monkeypatch):
