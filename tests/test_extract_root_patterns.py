@@ -3,16 +3,14 @@ query of their own from the root at start depth 0 (`compiled_queries._Compiled._
 rows must be those of the one query holding every pattern, row for row and in order."""
 from __future__ import annotations
 
-import copy
+import re
 from pathlib import Path
 
 import pytest
-from tree_sitter import Query
-
 from workbench import compiled_queries
 from workbench.compiled_queries import compiled
 from workbench.extract import extract_file
-from workbench.languages import SPECS, detect, grammar, refine
+from workbench.languages import SPECS, detect, refine
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -62,15 +60,13 @@ _UNSPLIT: dict = {}
 
 
 def _unsplit(spec) -> compiled_queries._Compiled:
-    """The compiled queries of `spec` as one query: every pattern in the main query.
-    Compiled once and kept for the session, as compiled_queries.py keeps its own (freeing some
+    """The compiled queries of `spec` with the root's patterns in the main query. Compiled
+    once and kept for the session, as compiled_queries.py keeps its own (freeing some
     compiled queries and parsers, then compiling another, has crashed the process)."""
     one = _UNSPLIT.get(spec.name)
     if one is None:
-        c = compiled(spec)
-        one = _UNSPLIT[spec.name] = copy.copy(c)
-        one.query = Query(grammar(spec.grammar), c._text)
-        one.top, one.top_index, one.roles = None, [], {}
+        one = _UNSPLIT[spec.name] = compiled_queries._Compiled(spec, split_top=False)
+        assert one.top is None and len(one.patterns) == len(compiled(spec).patterns)
     return one
 
 
@@ -86,10 +82,11 @@ def test_root_patterns_have_their_own_query():
     for name in ("python", "javascript", "typescript", "go", "c", "cpp", "php", "kotlin"):
         c = compiled(SPECS[name])
         assert c.top is not None and c.top_index, name
-        raw = c._text.encode()
-        root_type = c.parser.parse(b"").root_node.type
-        for i in c.top_index:
-            assert raw[c.query.start_byte_for_pattern(i):].lstrip(b"( \n").startswith(root_type.encode())
+        assert c.top.pattern_count == len(c.top_index)
+        assert c.query.pattern_count + c.top.pattern_count == len(c.patterns)
+        head = re.compile(r"\(\s*" + c.parser.parse(b"").root_node.type + r"[\s)]")
+        for i, p in enumerate(c.patterns):
+            assert (i in c.top_index) == bool(head.match(p)), (name, p)
     # a language without such patterns keeps one query
     assert compiled(SPECS["rust"]).top is None
 

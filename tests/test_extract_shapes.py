@@ -4,7 +4,6 @@ every call. The rows must be those of the same shapes run as query patterns, row
 and in order (rows of one anchor come in the order their matches completed)."""
 from __future__ import annotations
 
-import copy
 import re
 import sysconfig
 from pathlib import Path
@@ -13,7 +12,7 @@ import pytest
 from tree_sitter import Query
 
 from workbench import compiled_queries
-from workbench.compiled_queries import compiled
+from workbench.compiled_queries import compiled, split_patterns
 from workbench.extract import extract_file
 from workbench.languages import SPECS, grammar
 from workbench.shapes import compile_shapes
@@ -63,26 +62,19 @@ def _as_patterns(spec) -> compiled_queries._Compiled:
     shape on the call: `(argument_list X) @shape.arg` is `(call function: (_) @bind.target
     arguments: (argument_list X)) @bind.arg`, and the call pattern captures the callee only."""
     c = compiled(spec)
-    one = copy.copy(c)
     text = c._text
-    raw = text.encode()
-    shapes = []
-    for i in range(c.query.pattern_count):
-        p = raw[c.query.start_byte_for_pattern(i):c.query.end_byte_for_pattern(i)].decode()
-        p = re.sub(r"(?m)^\s*;.*\n", "", p).strip()
-        if p.endswith("@shape.arg"):
-            shapes.append(p)
+    shapes = [re.sub(r"(?m)^\s*;.*\n", "", p).strip() for p in split_patterns(text)]
+    shapes = [p for p in shapes if p.endswith("@shape.arg")]
     assert shapes
     for p in shapes:
+        assert p in text
         body = p[len("(argument_list"):p.rindex(")")]
         text = text.replace(p, f"(call function: (_) @bind.target arguments: (argument_list{body})) @bind.arg")
     call = "(call function: (_) @reference.call @bind.target arguments: (_) @bind.args) @bind.arg"
     assert call in text
     text = text.replace(call, "(call function: (_) @reference.call)")
-    one._text = text
-    one.query = Query(grammar(spec.grammar), text)
-    one.shapes, one.shape_at, one.roles = {}, {}, {}
-    one.top, one.top_index = one._split_top(grammar(spec.grammar))
+    one = compiled_queries._Compiled(spec, text=text)
+    assert not one.shapes
     return one
 
 

@@ -1,70 +1,157 @@
 """Compiled tree-sitter queries per language, built once per process (`compiled`): the
 parser, the language's query (its query file, or the generic rule for languages without
 one, `_generic_patterns`), the patterns on the root node split into a depth-limited query
-of their own (`_Compiled._split_top`), the child shapes taken out of the query
+of their own (`_Compiled.top`), the child shapes taken out of the query
 (`workbench/shapes.py`), and the per-pattern settings `extract` reads.
 """
 from __future__ import annotations
 
 import re
 
-from tree_sitter import Parser, Query, QueryCursor
+from tree_sitter import Parser, Query, QueryCursor, QueryError
 
 from .languages import LanguageSpec, grammar, query_text
 from .shapes import compile_shapes
 
 
-_COMMENT = re.compile(rb"(?m);.*$")
+_COMMENT = re.compile(r"(?m);.*$")
+# the tokens that matter to where a pattern ends: comments and strings (whose brackets do not
+# count), brackets, and what may follow a pattern's closing bracket (captures, quantifiers)
+_QTOKEN = re.compile(r'\s+|;[^\n]*|"(?:[^"\\]|\\.)*"|[()\[\]]|@[\w.-]+|[*+?]|[^\s()\[\]";@]+')
+
+
+def split_patterns(text: str) -> list[str] | None:
+    """The top-level patterns of query `text`, each as written (with its captures and
+    quantifiers), in order; None where `text` holds something this does not read (then the
+    query engine's own pattern bounds are used, `_Compiled._bounded_patterns`)."""
+    out: list[str] = []
+    depth, start, end = 0, None, 0
+    for m in _QTOKEN.finditer(text):
+        tok = m.group()
+        if tok.isspace() or tok.startswith(";"):
+            continue
+        if depth == 0:
+            if start is not None and tok[0] in "@*+?":
+                end = m.end()           # a capture or a quantifier of the pattern just closed
+                continue
+            if start is not None:
+                out.append(text[start:end])
+                start = None
+            if tok[0] not in "([\"":
+                return None
+            start = m.start()
+        if tok in ("(", "["):
+            depth += 1
+        elif tok in (")", "]"):
+            depth -= 1
+            if depth < 0:
+                return None
+        end = m.end()
+    if depth:
+        return None
+    if start is not None:
+        out.append(text[start:end])
+    return out
 
 
 class _Compiled:
-    """Parser + compiled queries of one language; built once per process."""
+    """Parser + compiled queries of one language; built once per process.
 
-    def __init__(self, spec: LanguageSpec):
+    A query file's patterns fall in three groups, each compiled on its own and only once
+    (compiling the queries is a good part of a small run's start-up):
+    * the main query (`query`);
+    * the patterns written under the root node (`(module (assignment ...))`, `top`): a query
+      of their own, run from the root with a start depth of 0. In the main query each of
+      them would keep a state open through the whole file, tested at every node; alone and
+      depth-limited, the cursor descends only as far as their steps reach;
+    * the child shapes (`shapes`, `workbench/shapes.py`), not run by the query engine.
+    A pattern's index, the key of `roles` and `settings`, is its place in `patterns`: the
+    main query's patterns first (their index in that query), then the root's (`top_index`).
+    `split_top=False` keeps the root's patterns in the main query."""
+
+    def __init__(self, spec: LanguageSpec, text: str | None = None, split_top: bool = True):
         lang = grammar(spec.grammar)
         self.parser = Parser(lang)
-        text = query_text(spec)
-        # the generic rule alone, or before a query file that adds to it (`generic_rule`)
-        parts = _generic_patterns(lang) if spec.generic_rule or not text else []
-        if text:
-            parts.append(text)
-        self._text = "\n".join(parts)
-        self.query = Query(lang, self._text) if parts else None
+        if text is None:
+            text = query_text(spec)
+            # the generic rule alone, or before a query file that adds to it (`generic_rule`)
+            parts = _generic_patterns(lang) if spec.generic_rule or not text else []
+            if text:
+                parts.append(text)
+            text = "\n".join(parts)
+        self._text = text
         self.errors = Query(lang, "(ERROR) @error (MISSING) @missing")
         self.roles: dict[int, tuple] = {}   # pattern index -> _role_of(...)
+        self.shape_at: dict = {}        # node kind id -> its Shapes or None (filled by extract)
+        self.query = self.top = None
+        self.top_index: list[int] = []
+        self.patterns: list[str] = []   # the text of each pattern, by index
+        self.shapes: dict = {}          # container node type -> its child shapes
         # pattern index -> its `(#set! key "value")` settings, for the patterns that have some:
         # `name.suffix` (text appended to the names it defines), `parent` ("class": the
         # symbol belongs to the nearest enclosing class, not the function it is written in),
-        # `extent` ("file": the symbol spans to the end of the file, what follows nests in it)
-        self.settings: dict[int, dict] = {} if self.query is None else {
-            i: st for i in range(self.query.pattern_count)
-            if (st := self.query.pattern_settings(i))}
-        # container node type -> its child shapes (`@shape.<kind>` patterns, read by extract)
-        self.shapes = self._take_shapes() if self.query is not None else {}
-        self.shape_at: dict = {}        # node kind id -> its Shapes or None (filled by extract)
-        self.top, self.top_index = self._split_top(lang) if self.query is not None else (None, [])
+        # `extent` ("file": the symbol spans to the end of the file, what follows nests in it),
+        # `import.name` (the name an import pattern binds)
+        self.settings: dict[int, dict] = {}
+        # queries compiled and then not used are kept, never freed: with py-tree-sitter 0.26,
+        # compiling a query after a large one was freed has crashed the process
+        self._kept: list = []
+        if text:
+            self._compile(lang, split_top)
 
-    def _take_shapes(self) -> dict:
-        """Compile the `@shape.<kind>` patterns as child shapes (`workbench.shapes`) and
-        disable them in the query: the query engine checked them for the grammar, extract
-        tests them on the children of `@bind.args` nodes."""
-        texts = []
-        for i, pattern, shape in self._patterns():
-            if shape:
-                texts.append(pattern.decode("utf-8"))
-                self.query.disable_pattern(i)
-        return compile_shapes(texts)
+    def _compile(self, lang, split_top: bool) -> None:
+        """Split the query text into its three groups and compile the two the engine runs."""
+        texts = split_patterns(self._text)
+        if texts is None or not self._compile_groups(lang, texts, split_top):
+            if not self._compile_groups(lang, self._bounded_patterns(lang), split_top):
+                raise AssertionError("the query's patterns were split wrongly")
 
-    def _patterns(self):
-        """(index, text as UTF-8, whether it is a child shape) of each pattern of the query."""
+    def _compile_groups(self, lang, texts: list[str], split_top: bool) -> bool:
+        """Compile the groups of `texts`; False if the queries do not hold one pattern per
+        text (`texts` split wrongly)."""
+        root_type = self.parser.parse(b"").root_node.type
+        head = re.compile(r"\(\s*" + re.escape(root_type) + r"[\s)]")
+        main, top, shapes = [], [], []
+        for t in texts:
+            if "@shape." in _COMMENT.sub("", t):
+                shapes.append(t)
+            elif split_top and head.match(t):
+                top.append(t)
+            else:
+                main.append(t)
+        self._kept += [self.query, self.top]
+        try:
+            self.query = Query(lang, "\n".join(main))
+            self.top = Query(lang, "\n".join(top)) if top else None
+        except QueryError:
+            self._bounded_patterns(lang)    # the error where it is in the text as written
+            raise
+        if self.query.pattern_count != len(main) or (
+                self.top is not None and self.top.pattern_count != len(top)):
+            return False
+        # child shapes: compiled by workbench.shapes, tested by extract on the children of
+        # `@bind.args` nodes (tests check that the query engine reads them too)
+        self.shapes = compile_shapes(shapes)
+        self.patterns = main + top
+        self.top_index = list(range(len(main), len(main) + len(top)))
+        self.settings = {i: st for i in range(len(main)) if (st := self.query.pattern_settings(i))}
+        for j, i in enumerate(self.top_index):
+            if st := self.top.pattern_settings(j):
+                self.settings[i] = st
+        return True
+
+    def _bounded_patterns(self, lang) -> list[str]:
+        """The text of each pattern by the bounds the query engine gives them: for a query
+        `split_patterns` does not read (and to report an error in the text as written)."""
+        whole = Query(lang, self._text)
+        self._kept.append(whole)
         raw = self._text.encode("utf-8")
-        for i in range(self.query.pattern_count):
-            pattern = raw[self.query.start_byte_for_pattern(i):self.query.end_byte_for_pattern(i)]
-            yield i, pattern, b"@shape." in _COMMENT.sub(b"", pattern)
+        return [raw[whole.start_byte_for_pattern(i):whole.end_byte_for_pattern(i)].decode("utf-8")
+                for i in range(whole.pattern_count)]
 
     def matches(self, root) -> list:
         """(pattern index, captures) of the language's query over the tree at `root`: the
-        root's own patterns first (`_split_top`), then the others."""
+        root's own patterns first, then the others."""
         if self.query is None:
             return []
         if self.top is None:
@@ -75,29 +162,6 @@ class _Compiled:
         found = [(index[p], caps) for p, caps in cursor.matches(root)]
         found += QueryCursor(self.query).matches(root)
         return found
-
-    def _split_top(self, lang) -> tuple:
-        """Move the patterns written under the root node (`(module (assignment ...))`) to a
-        query of their own, run from the root with a start depth of 0: in the main query
-        each of them keeps a state open through the whole file, tested at every node; alone
-        and depth-limited, the cursor descends only as far as their steps reach. Returns
-        that query (None if there are no such patterns) and, per its pattern, the index of
-        the pattern in the main query (where its role and settings are kept)."""
-        root_type = self.parser.parse(b"").root_node.type
-        head = re.compile(rb"\(\s*" + re.escape(root_type.encode()) + rb"[\s)]")
-        moved, texts = [], []
-        for i, pattern, shape in self._patterns():
-            if head.match(pattern) and not shape:
-                moved.append(i)
-                texts.append(pattern.decode("utf-8"))
-        if not moved:
-            return None, []
-        top = Query(lang, "\n".join(texts))
-        if top.pattern_count != len(moved):  # a pattern that did not stand alone: keep them all
-            return None, []
-        for i in moved:
-            self.query.disable_pattern(i)
-        return top, moved
 
 
 _COMPILED: dict[str, _Compiled] = {}

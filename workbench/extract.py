@@ -215,7 +215,7 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
             name_nodes = caps["name"]
             docs[(name_nodes[0].start_byte, name_nodes[0].end_byte)] = caps["doc"][0]
         elif code == _IMPORT:
-            fixed = c.query.pattern_settings(_pattern)   # `(#set! import.name "default")`
+            fixed = c.settings.get(_pattern)   # `(#set! import.name "default")`
             if fixed:
                 caps = {**caps, "set": fixed}
             imports.append(caps)
