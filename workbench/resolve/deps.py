@@ -51,7 +51,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pyarrow as pa
 
@@ -170,20 +170,24 @@ class Before:
     facts: dict[str, Counter]
     symbol_ids: list[int]
     edge_ids: list[int]
+    # the qualnames of those symbols (sorted, once each): the `call_candidates` rows naming
+    # one of them take other symbol ids
+    qualnames: list[str] = field(default_factory=list)
 
 
 def before_edit(con, paths) -> Before:
     """`Before` of the files `paths`, still holding their old rows."""
-    ids: dict[str, list[int]] = {"s": [], "e": []}
+    ids: dict[str, list] = {"s": [], "e": [], "q": []}
     got = facts(con, paths, ids)
-    return Before(sorted(set(paths)), got, ids["s"], ids["e"])
+    return Before(sorted(set(paths)), got, ids["s"], ids["e"], sorted(set(ids["q"])))
 
 
 def facts(con, paths, ids: dict[str, list[int]] | None = None) -> dict[str, Counter]:
     """The rows of `paths` as resolution reads them, ids replaced by qualnames: path ->
     multiset of tuples (table tag, scope qualname, ...). Taken before an edit's rows
     replace the old ones and after, for `quiet`. `ids`: their symbol ids and edge ids
-    (every kind) are added to its lists "s" and "e"."""
+    (every kind) are added to its lists "s" and "e", and the symbols' qualnames to its list
+    "q" when it has one."""
     paths = sorted(set(paths))
     out: dict[str, Counter] = {p: Counter() for p in paths}
     if not paths:
@@ -201,6 +205,8 @@ def facts(con, paths, ids: dict[str, list[int]] | None = None) -> dict[str, Coun
         out[row[0]][("s", qual_of(row[1]), row[2], row[3], *row[4:9], tuple(row[9] or ()), row[10])] += 1
         if ids is not None:
             ids["s"].append(row[11])
+            if "q" in ids:
+                ids["q"].append(row[3])
     for row in store.run(con, """
             SELECT path, src_id, kind, name, value, value_type, value_id, line
             FROM bindings WHERE path IN (SELECT unnest($p::VARCHAR[]))""", prm):

@@ -52,6 +52,7 @@ import time
 import warnings
 from collections import defaultdict
 from dataclasses import dataclass, field
+from itertools import groupby
 
 from .. import store
 from ..gcpause import collector_runs, gc_paused, release_unused_memory
@@ -299,8 +300,20 @@ def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None, pro
         where += " AND path IN (SELECT unnest($p::VARCHAR[]))"
         prm = {"p": sorted(scope_paths)}
         paths = sorted(scope_paths & m.paths)
-    counts = con.sql(f"SELECT path, count(*) FROM edges {where} GROUP BY path ORDER BY path",
-                     params=prm).fetchall()
+    cols = "edge_id, src_id, kind, dst_name, line, dst_id, dst_qualname, resolution, candidates"
+    # an incremental run's files: their rows read at once and counted here (one query, not
+    # one to count and one to read), unless they hold more than one part's
+    first = None
+    if scope_paths is not None:
+        first = con.sql(f"""SELECT path, {cols} FROM edges {where} ORDER BY path, edge_id
+                            LIMIT {_EDGE_PART + 1}""", params=prm).to_arrow_table()
+        if first.num_rows > _EDGE_PART:
+            first = None
+    if first is not None:
+        counts = [(p, sum(1 for _ in run)) for p, run in groupby(first.column("path").to_pylist())]
+    else:
+        counts = con.sql(f"SELECT path, count(*) FROM edges {where} GROUP BY path ORDER BY path",
+                         params=prm).fetchall()
     total = sum(n for _, n in counts)
     in_two = (scope_paths is None and processes > 1 and total >= PARALLEL_MIN_EDGES
               and len(paths) > 1 and hasattr(os, "fork"))
@@ -322,8 +335,7 @@ def _resolve_set(con, m: Model, res: Resolver, scope_paths: set[str] | None, pro
         parts[-1] = (parts[-1][0], p)
         spans[p] = (len(parts) - 1, start, start + n)
         start += n
-    cols = "edge_id, src_id, kind, dst_name, line, dst_id, dst_qualname, resolution, candidates"
-    loaded: list = [None, None]                     # the part read last, its rows
+    loaded: list = [None, None] if first is None else [0, first]    # the part read last, its rows
     read: dict = {}                                 # evaluating in two: every part's rows
 
     def part_rows(k: int):
