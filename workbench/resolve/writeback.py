@@ -187,7 +187,9 @@ def _write_candidates(con, edge_ids: list[int] | None = None, changed: list[str]
     symbols that are gone: looked up by id instead of scanned for (an edge that has no
     candidates now and is not gone was re-resolved, so it is among `edge_ids`). `m`: the
     run's model, whose symbols by qualname (`Model.with_qualnames`) stand for the symbols
-    table's when it holds them (the changed files' qualnames, the candidates' symbols)."""
+    table's when it holds them (the changed files' qualnames, the candidates' symbols).
+    With both `before` and `m`, only the rows whose symbols a change can alter are made
+    again (`_write_candidates_of`)."""
     if edge_ids is None:
         store.run(con, "DELETE FROM call_candidates")
         store.run(con, """
@@ -196,7 +198,7 @@ def _write_candidates(con, edge_ids: list[int] | None = None, changed: list[str]
             FROM (SELECT edge_id, unnest(candidates) AS q FROM edges WHERE candidates IS NOT NULL) c
             LEFT JOIN symbols s ON s.qualname = c.q""")
         return
-    if m is not None and before is not None and m.with_qualnames(()) is not None:
+    if m is not None and before is not None:
         _write_candidates_of(con, edge_ids, changed or [], before, m)
         return
     if before is not None:
@@ -247,8 +249,7 @@ def _write_candidates(con, edge_ids: list[int] | None = None, changed: list[str]
 
 
 def _write_candidates_of(con, edge_ids: list[int], changed: list[str], before: deps.Before, m) -> None:
-    """`_write_candidates` of an incremental run with `before` and a model that holds every
-    symbol by qualname: the rows of the edges re-resolved or gone (`edge_ids`,
+    """`_write_candidates` of an incremental run with `before` and the run's model `m`: the rows of the edges re-resolved or gone (`edge_ids`,
     `before.edge_ids`) made again, and of the other edges only the rows naming a qualname
     whose symbols changed: one defined in a changed file before or after the edit
     (`before.qualnames`, the model's symbols of `changed`). A qualname defined in no
@@ -287,11 +288,17 @@ def _write_candidates_of(con, edge_ids: list[int], changed: list[str], before: d
 
 def _insert_candidates(con, m, cands: list[tuple]) -> None:
     """Insert the `call_candidates` rows of the (edge id, candidate qualname) pairs
-    `cands`: one per symbol of that qualname (the model's, `Model.with_qualnames`), or one
-    without a symbol."""
+    `cands`: one per symbol of that qualname (the model's, `Model.with_qualnames`, or when
+    it holds none by qualname the table's), or one without a symbol."""
     if not cands:
         return
-    held = m.with_qualnames({q for _, q in cands})
+    quals = {q for _, q in cands}
+    held = m.with_qualnames(quals)
+    if held is None:
+        held = {}
+        for q, sid in store.run(con, """SELECT qualname, symbol_id FROM symbols
+                                       WHERE qualname IN (SELECT unnest($q::VARCHAR[]))""", {"q": sorted(quals)}):
+            held.setdefault(q, []).append(sid)
     out_e, out_q, out_s = [], [], []
     for eid, q in cands:
         for sid in held.get(q) or (None,):
