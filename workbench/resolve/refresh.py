@@ -291,7 +291,15 @@ class Refresh:
                            c["value_id"], c["line"], [None] * len(c["kind"]))
         else:                                   # from now on per file, as evaluation reaches them
             self.lazy = True
-            self._lazy_loaded.difference_update(changed)
+            if self._lazy_loaded or self.args_by_callee:
+                # the changed files' rows are at hand: held back per scope as a prefetch of
+                # those files does (`lazy._defer_path_rows`, argument rows apart), rather
+                # than read again by it (a model holding none yet: left to the prefetch,
+                # which may take every file's rows from one copy of the table)
+                self._defer_path_rows(c, [j for j, k in enumerate(c["kind"]) if k != "arg"])
+                self._lazy_loaded.update(changed)
+            else:
+                self._lazy_loaded.difference_update(changed)
         # argument rows, by callee: drop the old ones of every callee held, merge the new ones
         # in for the callees held (all of them when every row is loaded)
         complete = self._bind_loaded
