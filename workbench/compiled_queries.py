@@ -11,13 +11,10 @@ import re
 from tree_sitter import Parser, Query, QueryCursor, QueryError
 
 from .languages import LanguageSpec, grammar, query_text
-from .shapes import compile_shapes
+from .shapes import TOKEN, compile_shapes
 
 
 _COMMENT = re.compile(r"(?m);.*$")
-# the tokens that matter to where a pattern ends: comments and strings (whose brackets do not
-# count), brackets, and what may follow a pattern's closing bracket (captures, quantifiers)
-_QTOKEN = re.compile(r'\s+|;[^\n]*|"(?:[^"\\]|\\.)*"|[()\[\]]|@[\w.-]+|[*+?]|[^\s()\[\]";@]+')
 
 
 def split_patterns(text: str) -> list[str] | None:
@@ -26,7 +23,7 @@ def split_patterns(text: str) -> list[str] | None:
     query engine's own pattern bounds are used, `_Compiled._bounded_patterns`)."""
     out: list[str] = []
     depth, start, end = 0, None, 0
-    for m in _QTOKEN.finditer(text):
+    for m in TOKEN.finditer(text):     # (comments and strings: their brackets do not count)
         tok = m.group()
         if tok.isspace() or tok.startswith(";"):
             continue

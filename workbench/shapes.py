@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import re
 
-_TOKEN = re.compile(r'\s+|;[^\n]*|"(?:[^"\\]|\\.)*"|@[\w.-]+|[\w.-]+:|\(|\)|\[|\]|\.|[\w-]+|\S')
+# the query language's tokens (`compiled_queries.split_patterns` splits a query file by them too)
+TOKEN = re.compile(r'\s+|;[^\n]*|"(?:[^"\\]|\\.)*"|@[\w.-]+|[\w.-]+:|\(|\)|\[|\]|\.|[\w-]+|\S')
 
 
 class _Node:
@@ -33,7 +34,7 @@ class _Node:
 
 
 def _tokens(text: str) -> list[str]:
-    return [t for t in _TOKEN.findall(text) if t.strip() and not t.startswith(";")]
+    return [t for t in TOKEN.findall(text) if t.strip() and not t.startswith(";")]
 
 
 def _parse(toks: list[str], i: int):
