@@ -54,7 +54,8 @@ def main() -> None:
             diff = differences(db, fresh)
             total += len(diff)
             print(f"trial {k}: {len(done)} edits ({r.changed} changed, {r.added} added, {r.removed} removed); "
-                  f"incremental {inc:.2f} s [resolve {r.timings['resolve']:.2f} s"
+                  f"incremental {inc:.2f} s [resolve {r.timings['resolve']:.2f} s, "
+                  f"{getattr(r.resolve_stats, 'files', '?')} files resolved"
                   f"{', model kept' if getattr(r.resolve_stats, 'model_kept', False) else ''}], fresh {full:.2f} s; "
                   f"rows differing: {len(diff)}")
             for side, row in diff[:5]:

@@ -155,12 +155,12 @@ def checked(monkeypatch):
     from workbench.resolve import deps
     real_quiet = deps.quiet
 
-    def check_then_quiet(con, before, m):
+    def check_then_quiet(con, before, m, after=None):
         # what `quiet` searches, as this run's refresh left it (a stored model's texts with
         # the logged runs' files added): every other file's texts
         _check_row_texts(m, con, before)
         _check_symbol_texts(m, con)
-        return real_quiet(con, before, m)
+        return real_quiet(con, before, m, after)
 
     monkeypatch.setattr(deps, "quiet", check_then_quiet)
     return done

@@ -7,6 +7,8 @@ it consulted by name, where a change anywhere can change the answer:
 =======================  ===========================================================
 ``a:NAME``               argument rows of calls to something named NAME (values that
                          flow into parameters)
+``A:NAME``               the same rows, found too many to follow: read by an evaluation
+                         that took none of them, as it would after more such calls
 ``g:NAME``               decorators named NAME (Python)
 ``s:NAME``               classes whose written bases end in NAME (subclass lookups)
 ``e:NAME``               containers filled through an attribute NAME of another object
@@ -22,7 +24,9 @@ Each file in turn *provides* tokens (the names its rows put into those indexes, 
 ``f:PATH`` for files whose types it adds members to: Rust `impl` blocks, Go methods).
 Both are kept in the table `resolve_deps`. After an edit, the files to resolve again are
 the edited ones, those that read an edited file or a file it provides members to, and
-those that read a token the edited files provide (before or after the edit). Adding or
+those that read a token the edited files provide (before or after the edit), but for
+``A:NAME`` when the edit removed or changed no argument row of a call to NAME (only added
+some: too many before, too many after). Adding or
 removing a file changes which names exist (modules, packages, specifiers) and resolves
 everything.
 
@@ -56,6 +60,7 @@ from dataclasses import dataclass, field
 import pyarrow as pa
 
 from .. import store
+from .flows import ARG_ROWS_MAX
 from .kinds import CALL_TARGET_KINDS, CLASS_KINDS, FUNCTION_KINDS
 from .lang import FAMILIES, family_of
 from .model import Model
@@ -64,6 +69,8 @@ _NAMED = CALL_TARGET_KINDS | CLASS_KINDS
 _DECORATED = FUNCTION_KINDS | CLASS_KINDS
 # the callee's last name of an `arg` binding row, as `Model` computes it
 _ARG_KEY = Model._ARG_KEY
+# ... and in Python, for the rows of `facts` (the same leftmost match)
+_ARG_KEY_RE = re.compile(r"([A-Za-z_$][A-Za-z0-9_$]*)[^A-Za-z0-9_$#]*#[^#]*$")
 
 
 def provides(con, m: Model, paths) -> dict[str, dict[str, str]]:
@@ -242,12 +249,13 @@ def _qualnames(con, qual: dict):
     return qual_of
 
 
-def quiet(con, before: dict[str, Counter], m: Model) -> set[str]:
+def quiet(con, before: dict[str, Counter], m: Model, after: dict[str, Counter] | None = None) -> set[str]:
     """The edited files (of `before`, their rows before the edit) whose edit no other file
-    can see: see the module doc."""
+    can see: see the module doc. `after`: their rows now (`facts`), when at hand."""
     if not before:
         return set()
-    after = facts(con, before)
+    if after is None:
+        after = facts(con, before)
     if m.row_texts is not None:
         m.row_texts.edited(after)
     out = set()
@@ -559,7 +567,8 @@ def affected(con, m: Model, changed: list[str], before: Before | None = None) ->
         before = None                   # not every changed file: what is gone is not known
     if before is None:
         m.row_texts = None              # the changed files' new texts are not at hand
-    hushed = quiet(con, before.facts, m) if before is not None else set()
+    after = facts(con, before.facts) if before is not None else None
+    hushed = quiet(con, before.facts, m, after) if before is not None else set()
     gone_ids = before.symbol_ids if before is not None else None
     was: set[str] = set()
     for toks in _deps_column(con, m, chg, "provides"):
@@ -568,8 +577,52 @@ def affected(con, m: Model, changed: list[str], before: Before | None = None) ->
     moved = {t.rsplit("=", 1)[0] for t in was ^ now}
     files = sorted((set(chg) - hushed) | {t[2:] for t in moved if t.startswith("f:")})
     names = sorted(t for t in moved if not t.startswith("f:"))
+    # the readers that found too many calls by a name to follow (``A:NAME``) find too many
+    # again after an edit that only added such calls, or that leaves too many
+    args = {t[2:] for t in moved if t.startswith("a:")}
+    if before is not None:
+        args &= _arg_keys_removed(before.facts, after)
+    names += sorted("A:" + k for k in args - _crowded(con, m, args))
     unbound = rebind(con, gone_ids, m)
     return set(chg) | _readers(con, m, files, names) | unbound
+
+
+def _crowded(con, m: Model, keys: set[str]) -> set[str]:
+    """The callee keys among `keys` with more argument rows than evaluation follows
+    (`flows.ARG_ROWS_MAX`): each function an evaluation follows through the rows of such a
+    key gets nothing from them. Counted as the model counts (`Model.arg_rows`: rows in a
+    scope), from the table (~10 ms per key on the standard library)."""
+    if not keys:
+        return set()
+    got = store.run(con, f"""
+        SELECT key, src_id FROM (SELECT {_ARG_KEY} AS key, src_id FROM bindings
+                                 WHERE kind = 'arg' AND ({' OR '.join('contains(name, ?)' for _ in keys)}))
+        WHERE key IN (SELECT unnest(?::VARCHAR[]))""", [*sorted(keys), sorted(keys)])
+    counts: Counter = Counter(key for key, src in got if m.ns(src) is not None)
+    return {key for key, n in counts.items() if n > ARG_ROWS_MAX}
+
+
+def _arg_keys_removed(before: dict[str, Counter], after: dict[str, Counter]) -> set[str]:
+    """The callee keys (``a:NAME``) of the argument rows an edit removed or changed: the
+    rows of `before` (`facts`) that `after` lacks, their lines aside (an edit above a call
+    moves it; its argument is the same)."""
+    out: set[str] = set()
+    for path, old in before.items():
+        new = after.get(path, Counter())
+        gone = _arg_rows_of(old) - _arg_rows_of(new)
+        out.update(key for key, *_ in gone)
+    return out
+
+
+def _arg_rows_of(rows: Counter) -> Counter:
+    """The argument rows among `rows` (`facts`) by callee key, without their lines."""
+    out: Counter = Counter()
+    for row, n in rows.items():
+        if row[0] == "b" and row[2] == "arg":
+            got = _ARG_KEY_RE.search(row[3] or "")
+            if got:
+                out[(got.group(1), *row[1:7])] += n
+    return out
 
 
 def _readers(con, m: Model | None, files: list[str], names: list[str]) -> set[str]:
@@ -607,7 +660,7 @@ def previous_reads(con, paths, m: Model | None = None) -> tuple[set[str], set[st
     files, keys = set(paths), set()
     for fs, names in _deps_columns(con, m, sorted(paths), ("files", "names")):
         files.update(fs or ())
-        keys.update(n[2:] for n in names or () if n.startswith("a:"))
+        keys.update(n[2:] for n in names or () if n.startswith(("a:", "A:")))
     return files, keys
 
 

@@ -33,7 +33,7 @@ import re
 from collections import defaultdict
 
 from .exprs import alternatives, literal_items, parse_chain, split_top, string_value
-from .flows import Flows
+from .flows import PARAM_FLOW_CAP, Flows
 from .kinds import CLASS_KINDS, FUNCTION_KINDS, NAMESPACE_KINDS, VALUE_KINDS
 from .lang import rules_of
 from .members import Members
@@ -104,7 +104,7 @@ class Resolver(Members, Flows):
 
     MAX_DEPTH = 40
 
-    def __init__(self, model: Model, export: bool = False, param_flow_cap: int = 60,
+    def __init__(self, model: Model, export: bool = False, param_flow_cap: int = PARAM_FLOW_CAP,
                  implicit: bool = False):
         self.m = model
         # the calls made without a call expression evaluated (`setting`): the rows of

@@ -24,6 +24,12 @@ from .values import (ARGS, BOUND, BUILTIN, BUILTIN_INST, CONTAINER, CONTAINER_CA
                      EMPTY, EXT, EXT_RESULT, INST, KWARGS, LITERAL, MODULE, SYM, VIEW, Param, declared_type, ordered)
 
 _NO: dict = {}      # the default of the model's dict-of-dicts lookups (read only: never filled)
+#: argument rows followed per parameter at most (`_arg_flows`: those of the first calls
+#: that could pass it, in file order; the default of `Resolver`'s `param_flow_cap`), and
+#: the rows by a function's names (and its decorators) beyond which it follows none
+#: (fixed: incremental runs rely on it, `deps._crowded`)
+PARAM_FLOW_CAP = 60
+ARG_ROWS_MAX = PARAM_FLOW_CAP * 4
 #: values an attribute's container filled from outside leaves out (`_elements_of`)
 _FOREIGN = frozenset({EXT, EXT_RESULT, BUILTIN, BUILTIN_INST})
 _HOLDERS = frozenset({CONTAINER, LITERAL, ARGS, ELEMENTS, INST, VIEW})    # values `elements_of` looks into
@@ -460,11 +466,19 @@ class Flows:
             names.append(m.name[cls])
         rows = []
         for n in names:
-            self.read_name("a:" + n)
             rows.extend(m.arg_rows(n))
+        if len(rows) > ARG_ROWS_MAX:
+            # too many calls by those names to follow: nothing, whatever they pass, and
+            # so after any edit that leaves that many calls to one of them (``A:NAME``,
+            # see `deps`)
+            for n in names:
+                self.read_name("A:" + n)
+            return set()
+        for n in names:
+            self.read_name("a:" + n)
         rules = self.rules(m.fam.get(fn))
         rows.extend(rules.decorator_flows(self, fn))
-        if len(rows) > self.param_flow_cap * 4:
+        if len(rows) > ARG_ROWS_MAX:
             return set()
         explicit_self = rules.explicit_self
         out: set = set()
