@@ -78,6 +78,28 @@ def test_reads_come_back_as_given(reads):
     assert list(packed.items()) == [(p, (b, n)) for p, b, n in reads]
 
 
+def test_readers_count_the_files_that_read_each_file():
+    """`_Reads.readers`: per file bit, how many files' bits have it (every file's at once),
+    as counting each file's set bits does; extended buffers and files that read nothing too."""
+    from workbench.resolve.deps import _bit_indexes
+    rng = random.Random(7)
+    nbits = 300
+    parts, want = [], [0] * nbits
+    for _ in range(3):
+        packed = resolve_rows._Reads()
+        for k in range(rng.randint(0, 40)):
+            bits = 0 if k % 7 == 0 else sum(1 << i for i in rng.sample(range(nbits), rng.randint(1, 30)))
+            packed.add(f"f{k}.py", bits, {"a:x"} if k % 2 else set())
+            for i in _bit_indexes(bits):
+                want[i] += 1
+        parts.append(packed)
+    whole = parts[0]
+    for other in parts[1:]:
+        whole.extend(other)
+    assert whole.readers(nbits).tolist() == want and sum(want)
+    assert resolve_rows._Reads().readers(5).tolist() == [0] * 5
+
+
 def test_names_bound_once_are_tuples_then_lists_in_order():
     table: dict = {}
     rows_ = [("r", i) for i in range(4)]

@@ -67,6 +67,7 @@ class Bindings:
         self._lazy_tbl = None
         self._lazy_loaded = set()
         self._pending = {}
+        self._left_by_full_run = True   # (`lazy.first_prefetch`)
         release_unused_memory()         # what the bindings took, for the writes that follow
 
     # the callee's last name, computed by DuckDB (`self.items.append#0` -> `append`)

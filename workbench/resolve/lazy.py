@@ -163,11 +163,13 @@ class LazyBindings:
         self.args_by_callee.update(got)
 
     def first_prefetch(self) -> bool:
-        """Whether this model holds no bindings yet and knows the argument rows' names: a
-        model a full run left (`release_bindings`), before its first incremental run, whose
+        """Whether this model holds no bindings but those a full run left it (none, or the
+        rows of the files most files read: `release_bindings`, `passes._most_read`) and
+        knows the argument rows' names: a model before its first incremental run, whose
         indexer may then prefetch while it extracts and stores (`prefetch_before`)."""
-        return (not self._bind_loaded and not self._lazy_loaded and not self.args_by_callee
-                and not self._pending and self._arg_names is not None)
+        if self._bind_loaded or self.args_by_callee or self._arg_names is None:
+            return False
+        return self._left_by_full_run or not (self._lazy_loaded or self._pending)
 
     def prefetch_before(self, con, paths, callee_keys) -> None:
         """`prefetch` through `con` before `refresh`, the rows read as the model was built

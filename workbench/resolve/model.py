@@ -233,6 +233,8 @@ class Model(Bindings, LazyBindings, Refresh):
         # those in the table): known once every row was loaded, kept up to date by
         # `refresh`; `prefetch` then matches the names instead of computing every row's key
         self._arg_names: dict[str, tuple[str, ...]] | None = None
+        # the model as a full run left it (`release_bindings`), until its first refresh
+        self._left_by_full_run = False
         if bulk_bindings:
             self._load_bindings()
 

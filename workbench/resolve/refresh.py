@@ -264,6 +264,7 @@ class Refresh:
         """Drop the bindings rows of the symbols `old` (the changed files' scopes before the
         re-index) and, where the model holds a file's or a callee's rows, put the changed
         files' new rows in, in the order a fresh load gives them."""
+        self._left_by_full_run = False
         for table in (self.binds, self.returns, self.yields, self.elements, self.attr_binds, self.exports):
             for i in old:
                 table.pop(i, None)

@@ -174,6 +174,22 @@ class _Reads:
     def __len__(self) -> int:
         return len(self.paths)
 
+    def readers(self, nbits: int):
+        """How many of the files read each file: a numpy array by file bit, `nbits` long
+        (a file's own bit counts too), from every file's bits at once."""
+        import numpy as np
+        if not self.paths:
+            return np.zeros(nbits, dtype=np.int64)
+        ends = np.frombuffer(self._ends, dtype=np.int64).reshape(-1, 2)
+        starts = np.concatenate(([0], ends[:-1, 1]))        # each file's bits: starts to ends[:, 0]
+        sizes = ends[:, 0] - starts
+        first = np.cumsum(sizes) - sizes                    # where each file's bytes begin among all
+        at = np.arange(int(sizes.sum())) - np.repeat(first, sizes)     # a byte's place in its file's bits
+        data = np.frombuffer(self._buf, dtype=np.uint8)[np.repeat(starts, sizes) + at]
+        set_ = np.flatnonzero(data)
+        row, bit = np.nonzero(np.unpackbits(data[set_, None], axis=1, bitorder="little"))
+        return np.bincount(at[set_][row] * 8 + bit, minlength=nbits)[:nbits]
+
     def items(self):
         buf, ends, start = self._buf, self._ends, 0
         for k, path in enumerate(self.paths):
