@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .exprs import split_top
@@ -92,9 +93,10 @@ _KEYS: dict = {}
 _RANK_OWNER: object | None = None
 
 
-def set_rank(rank: dict[int, int], owner: object | None = None) -> None:
-    """Use `rank` (symbol id -> canonical place) to order values from now on; `owner`:
-    the token of the model it comes from."""
+def set_rank(rank: Iterable[tuple[int, int]], owner: object | None = None) -> None:
+    """Use `rank` ((symbol id, canonical place) pairs, or a dict of them) to order values
+    from now on; `owner`: the token of the model it comes from. Pairs are taken as they
+    come (`zip(sids, range(len(sids)))`): no dict of 91k entries made first and copied."""
     global _RANK_OWNER
     _RANK.clear()
     _RANK.update(rank)
@@ -108,7 +110,7 @@ def patch_rank(owner: object, sids: list[int], first: int, gone) -> None:
     Equals `set_rank` of the whole list; it is what is done when `owner` did not set the
     ranks in force (another model did since)."""
     if owner is None or owner is not _RANK_OWNER:
-        set_rank(dict(zip(sids, range(len(sids)))), owner)
+        set_rank(zip(sids, range(len(sids))), owner)
         return
     for i in gone:
         _RANK.pop(i, None)
