@@ -513,6 +513,41 @@ def test_a_refresh_reads_the_imports_rows_of_the_files_a_run_evaluates(tmp_path)
     kept.forget()
 
 
+def test_the_edited_files_facts_come_from_the_rows_the_refresh_read(tmp_path, monkeypatch):
+    """The rows a refresh reads (`changedrows.ChangedRows`) give the facts the tables give
+    (`quiet.facts`), and fall back to the tables for files they do not hold; an incremental
+    run with a kept model takes the edited file's facts after the edit from the rows its
+    refresh read, which the model keeps no longer after the run."""
+    from workbench.resolve import changedrows, quiet
+    root, db = _pyshop_kept(tmp_path)
+    files = sorted(str(p.relative_to(root)) for p in root.rglob("*.py"))
+    with duckdb.connect(db, read_only=True) as con:
+        rows = changedrows.ChangedRows(con, files[:3], Model._CALLEE_KEY)
+        want = quiet.facts(con, files[:3])
+        assert quiet.facts(con, files[:3], rows=rows) == want
+        assert all(sum(c.values()) for c in want.values())
+        assert quiet.facts(con, files[:2], rows=rows) == quiet.facts(con, files[:2])
+        assert rows.covers(files[:2]) and not rows.covers(files[2:4])
+        assert quiet.facts(con, files[2:4], rows=rows) == quiet.facts(con, files[2:4])
+    given = []
+    real = quiet.facts
+
+    def facts(con, paths, ids=None, rows=None):
+        given.append((sorted(set(paths)), rows is not None and rows.covers(paths)))
+        return real(con, paths, ids, rows)
+    monkeypatch.setattr(quiet, "facts", facts)
+    path = root / files[0]
+    path.write_text(path.read_text(encoding="utf-8") + _ADD[".py"], encoding="utf-8")
+    st = path.stat()
+    os.utime(path, (st.st_atime, st.st_mtime + 5))
+    report = _index_and_check(root, db, str(tmp_path / "fresh.duckdb"))
+    assert report.resolve_stats.model_kept
+    # before the edit from the tables, after it from the refresh's rows
+    assert given == [([files[0]], False), ([files[0]], True)]
+    assert changedrows.KEY not in next(iter(kept._models.values())).ext
+    kept.forget()
+
+
 def test_kept_model_follows_a_header_turning_cpp(tmp_path, checked):
     """A `.h` header is C until it holds C++ only syntax: an incremental run re-detects its
     language, and the kept model's file languages follow (as a model loaded afresh)."""
