@@ -698,7 +698,7 @@ def rebind(con, gone_ids: list[int] | None = None, m: Model | None = None) -> se
     still point nowhere. `gone_ids`: the ids of every symbol that is gone, when known
     (`Before`): the edges into them are looked up instead of scanned for. `m`: the model
     of the run, refreshed, whose symbols by qualname (`Model.with_qualnames`) stand for
-    the table's when it holds them."""
+    the table's."""
     # the edges into symbols that are gone, once (an anti join over the edges), then the
     # symbols of their qualnames only; few rows: read into Python, no temporary tables
     if gone_ids is not None:
@@ -714,9 +714,8 @@ def rebind(con, gone_ids: list[int] | None = None, m: Model | None = None) -> se
     if not rows:
         return set()
     quals = sorted({q for _, _, q in rows if q is not None})
-    held = m.with_qualnames(quals) if m is not None else None
-    if held is not None:
-        unique = {q: ids[0] for q, ids in held.items() if len(ids) == 1}
+    if m is not None:
+        unique = {q: ids[0] for q, ids in m.with_qualnames(quals).items() if len(ids) == 1}
     else:
         unique = {q: sid for q, sid, n in store.run(con, """
                       SELECT qualname, min(symbol_id), count(*) FROM symbols
