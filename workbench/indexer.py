@@ -573,9 +573,9 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
                            implicit)
     finally:
         if prefetch is not None:        # done by now, but for a run that failed before resolving
-            prefetch.wait()
+            prefetch.join()
         if preload is not None:         # (its prefetch reads through a cursor of `con`)
-            preload.wait()
+            preload.join()
 
 
 def _index_rest(con, root, db, scanned, jobs, progress, resolve, max_bytes, meta, private, stored_at,

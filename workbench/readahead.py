@@ -60,10 +60,10 @@ class Preload:
             if self.prefetch is not None:
                 self.prefetch.loaded(got[0] if got is not None and got[0].first_prefetch() else None)
 
-    def wait(self) -> None:
-        """Its prefetch done (nothing when none started)."""
+    def join(self) -> None:
+        """Its prefetch's thread over (nothing when none started)."""
         if self.prefetch is not None:
-            self.prefetch.wait()
+            self.prefetch.join()
 
 
 class Prefetch:
@@ -76,12 +76,15 @@ class Prefetch:
     `loaded` hands it over (none when it hands None). The rows the scan reads are those the
     last run left: those of the files changed since the stored model was stored hang on
     symbols it does not know yet and are dropped; its refresh reads those files' rows
-    again, as it does the run's changed files'. `ok`: it ran to its end."""
+    again, as it does the run's changed files'. `ok`: it ran to its end (`wait`). Then it
+    reads the edges into the changed files' symbols for `deps.rebind` (`edges_into`), which
+    reads no model: the refresh need not wait for it."""
 
     def __init__(self, con, model, paths: list[str], names: dict | None = None):
         import threading
-        self.model, self.ok = model, False
+        self.model, self.ok, self._into = model, False, None
         self.going = threading.Event()
+        self._done = threading.Event()
         self._loaded = threading.Event()
         if names is None:
             self._loaded.set()
@@ -96,33 +99,52 @@ class Prefetch:
         self._loaded.set()
 
     def _run(self, paths: list[str], names: dict | None) -> None:
+        from .resolve import deps
         try:
-            from .resolve import deps
-            files, keys = deps.previous_reads(self._cur, paths, self.model)
-            if names is None:
-                self.model.prefetch_before(self._cur, files, keys)
-            else:
-                from .resolve.lazy import one_scan
-                # the paths and keys `prefetch_before` reads for a model holding no rows yet
-                p, k = sorted(set(files)), sorted(x for x in set(keys) if x)
-                scanned = one_scan(self._cur, names, p, k, going=self.going.set)
-                self._loaded.wait()
-                if self.model is not None:
-                    self.model.prefetch_before(self._cur, files, keys, scanned=(p, k, scanned))
+            self._prefetch(paths, names)
             self.ok = True
         except Exception:       # resolution builds its model afresh (`resolve_edges`)
             pass
         finally:
             self.going.set()
+            self._done.set()
+        try:
+            self._into = deps.edges_into(self._cur, paths)
+        except Exception:       # `rebind` queries the run's connection
+            pass
+        finally:
             try:
                 self._cur.close()
             except Exception:
                 pass
 
+    def _prefetch(self, paths: list[str], names: dict | None) -> None:
+        from .resolve import deps
+        files, keys = deps.previous_reads(self._cur, paths, self.model)
+        if names is None:
+            self.model.prefetch_before(self._cur, files, keys)
+            return
+        from .resolve.lazy import one_scan
+        # the paths and keys `prefetch_before` reads for a model holding no rows yet
+        p, k = sorted(set(files)), sorted(x for x in set(keys) if x)
+        scanned = one_scan(self._cur, names, p, k, going=self.going.set)
+        self._loaded.wait()
+        if self.model is not None:
+            self.model.prefetch_before(self._cur, files, keys, scanned=(p, k, scanned))
+
     def wait(self) -> bool:
-        """Whether it ran to its end, once it has."""
-        self._thread.join()
+        """Whether the prefetch ran to its end, once it has (the model is free to change then)."""
+        self._done.wait()
         return self.ok
+
+    def edges_into(self):
+        """The `deps.EdgesInto` of the changed files, once read (None when that failed)."""
+        self._thread.join()
+        return self._into
+
+    def join(self) -> None:
+        """The thread over (its cursor closed)."""
+        self._thread.join()
 
 
 class _Facts:

@@ -208,7 +208,9 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
         model = None
         model = Model(con, bulk_bindings=full, implicit=implicit)
         model.names_stored = stored_at is not None      # (`Bindings.release_bindings`)
-    scope_paths = None if full else deps.affected(con, model, list(changed_paths), before)
+    # (the edges into the changed files' symbols, read by the prefetch's thread)
+    into = prefetched.edges_into() if prefetched is not None and prefetched.model is model else None
+    scope_paths = None if full else deps.affected(con, model, list(changed_paths), before, into)
     if scope_paths is not None:
         model.prefetch(*deps.previous_reads(con, scope_paths, model), resolving=len(scope_paths))
     res = Resolver(model, implicit=implicit)
