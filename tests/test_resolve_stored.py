@@ -372,20 +372,33 @@ def _most_read(root: Path, db: str) -> tuple[Path, list[str]]:
     return root / path, sorted(set(files) - {path})
 
 
+def _most_called(root: Path, db: str) -> tuple[Path, list[str]]:
+    """The Python file of `db` whose symbols the most edges of other files point at, and the
+    other files its last resolution read."""
+    with duckdb.connect(db, read_only=True) as con:
+        path = con.execute("""SELECT s.path FROM edges e JOIN symbols s ON s.symbol_id = e.dst_id
+                              WHERE e.path <> s.path AND s.path LIKE '%.py'
+                              GROUP BY s.path ORDER BY count(*) DESC, s.path LIMIT 1""").fetchall()[0][0]
+        files = con.execute("SELECT files FROM resolve_deps WHERE path = ?", [path]).fetchall()[0][0]
+    return root / path, sorted(set(files) - {path})
+
+
 def test_a_loaded_model_prefetches_in_a_thread_while_the_rows_are_stored(tmp_path, new_processes,
                                                                        monkeypatch, checked):
     """A run of a new process that loads the stored model takes what the changed file's last
-    resolution read (`Model.prefetch_before`) in a thread once the model is loaded, while it
-    waits for the parser process and stores the rows (`readahead.Preload`), before it
-    refreshes the model: its own prefetch then finds those files' rows loaded. The rows of
-    the files the logged runs changed (the second and third runs) are read again by the
-    refresh. The refreshed model, with every row held back grouped, equals a model built
-    afresh (`checked`), the edges a fresh index's."""
+    resolution read (`Model.prefetch_before`) in a thread, its scan sent before the model is
+    unpickled, the rows held once it is loaded, while the run waits for the parser process
+    and stores the rows (`readahead.Preload`), before it refreshes the model: its own
+    prefetch then finds those files' rows loaded. The rows of the files the logged runs
+    changed (the second and third runs) are read again by the refresh. The refreshed model,
+    with every row held back grouped, equals a model built afresh (`checked`), the edges a
+    fresh index's. The thread then reads the edges into the edited file's old symbols for
+    `deps.rebind`: the rows its query reads in the run."""
     import threading
     root = _copy(tmp_path)
     db = str(tmp_path / "inc.duckdb")
     index(root, db, jobs=2, progress=False)
-    path, read = _most_read(root, db)
+    path, read = _most_called(root, db)
     assert read
     early, held = [], []
     real_before, real_prefetch, real_refresh = Model.prefetch_before, Model.prefetch, Model.refresh
@@ -404,9 +417,22 @@ def test_a_loaded_model_prefetches_in_a_thread_while_the_rows_are_stored(tmp_pat
         from test_resolve_kept import _check_same
         _check_same(self, con)
 
+    real_rebind, read_before = deps.rebind, []
+
+    def rebind(con, gone_ids=None, m=None, rows=None):
+        # the edges into the gone symbols the prefetch's thread read: those the query reads now
+        read_before.append(rows is not None)
+        if rows is not None:
+            now = con.execute("""SELECT edge_id, path, dst_qualname FROM edges
+                                 WHERE dst_id IN (SELECT unnest($ids::BIGINT[]))""", {"ids": gone_ids}).fetchall()
+            assert sorted(rows) == sorted(now)
+            read_before.append(bool(now))
+        return real_rebind(con, gone_ids, m, rows)
+
     monkeypatch.setattr(Model, "prefetch_before", prefetch_before)
     monkeypatch.setattr(Model, "prefetch", prefetch)
     monkeypatch.setattr(Model, "refresh", refresh)
+    monkeypatch.setattr(deps, "rebind", rebind)
     for k in range(3):
         path.write_text(path.read_text(encoding="utf-8") + _ADD[".py"].replace("_kept", f"_kept{k}"),
                         encoding="utf-8")
@@ -417,6 +443,8 @@ def test_a_loaded_model_prefetches_in_a_thread_while_the_rows_are_stored(tmp_pat
         # (its scan made while the model was unpickled)
         assert [(e[0], e[2]) for e in early] == [("workbench-prefetch", True)] and set(read) <= set(early[0][1])
         assert held and set(read) <= held[0]    # loaded before the run's own prefetch
+        assert read_before == [True, True]      # (edges of other files into the edited one)
+        read_before.clear()
         _same_as_fresh(root, db, tmp_path)
     assert len(checked) == 3
 
