@@ -109,7 +109,8 @@ class Prefetch:
             self.going.set()
             self._done.set()
         try:
-            self._into = deps.edges_into(self._cur, paths)
+            if len(paths) <= deps.FACTS_MAX:   # (`rebind` knows the gone symbols: `deps.Before`)
+                self._into = deps.edges_into(self._cur, paths)
         except Exception:       # `rebind` queries the run's connection
             pass
         finally:
