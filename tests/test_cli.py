@@ -150,17 +150,17 @@ def test_a_command_that_ends_the_process_runs_without_the_cyclic_collector(sampl
 def test_a_command_that_ends_the_process_keeps_no_resolution_model(sample_copy, tmp_path, monkeypatch):
     """`workbench index` as the program keeps no resolution model for a next run in the
     process (none comes): nothing kept, no symbol texts kept (`Model.symbol_texts`); the
-    texts their `deps.quiet` searches (`RowTexts.load`, the blob of the symbols' texts) and
+    texts their `quiet.quiet` searches (`RowTexts.load`, the blob of the symbols' texts) and
     the argument rows' names their `prefetch` reads (`_arg_names`) are made once, for the
     model stored next to the database, which the next process loads. Called with an
     argument list (a library caller, a notebook) the model of the run is kept, with those."""
     import workbench.cli as cli
-    from workbench.resolve import deps, kept
+    from workbench.resolve import kept, quiet
     from workbench.resolve.model import Model
     repo = sample_copy("pyshop")
     loads, texts = [], []
-    real_load, real_texts = deps.RowTexts.load.__func__, Model.symbol_texts
-    monkeypatch.setattr(deps.RowTexts, "load", classmethod(lambda c, con: loads.append(1) or real_load(c, con)))
+    real_load, real_texts = quiet.RowTexts.load.__func__, Model.symbol_texts
+    monkeypatch.setattr(quiet.RowTexts, "load", classmethod(lambda c, con: loads.append(1) or real_load(c, con)))
     monkeypatch.setattr(Model, "symbol_texts", lambda m: texts.append(1) or real_texts(m))
     names, real_release = [], Model.release_bindings
 

@@ -115,8 +115,8 @@ def _check_deps_rows(kept_model: Model, con) -> None:
 
 
 def _check_row_texts(kept_model: Model, con, changed) -> None:
-    """The kept row texts (`deps.RowTexts`), before this run adds the changed files', hold
-    every text of the other files' rows that `deps._fresh` searches."""
+    """The kept row texts (`quiet.RowTexts`), before this run adds the changed files', hold
+    every text of the other files' rows that `quiet._fresh` searches."""
     rt = kept_model.row_texts
     if rt is None:
         return
@@ -152,8 +152,8 @@ def checked(monkeypatch):
         done.append(sorted(changed))
 
     monkeypatch.setattr(Model, "refresh", refresh_and_check)
-    from workbench.resolve import deps
-    real_quiet = deps.quiet
+    from workbench.resolve import quiet
+    real_quiet = quiet.quiet
 
     def check_then_quiet(con, before, m, after=None):
         # what `quiet` searches, as this run's refresh left it (a stored model's texts with
@@ -162,7 +162,7 @@ def checked(monkeypatch):
         _check_symbol_texts(m, con)
         return real_quiet(con, before, m, after)
 
-    monkeypatch.setattr(deps, "quiet", check_then_quiet)
+    monkeypatch.setattr(quiet, "quiet", check_then_quiet)
     return done
 
 
@@ -410,15 +410,15 @@ def test_a_full_index_leaves_its_kept_model_with_its_symbol_texts(tmp_path):
 
 
 def test_a_full_index_leaves_its_kept_model_with_the_row_texts(tmp_path):
-    """A full run's kept model holds the texts `deps._fresh` searches (`deps.RowTexts`);
+    """A full run's kept model holds the texts `quiet._fresh` searches (`quiet.RowTexts`);
     a run that changes more files than it takes the facts of lets them go (their new texts
     are not at hand), and the next full run makes them again."""
-    from workbench.resolve import deps
+    from workbench.resolve import quiet
     root, db = _pyshop_kept(tmp_path)
     model = next(iter(kept._models.values()))
     assert model.row_texts is not None and model.row_texts.chunks[0]
     files = sorted(root.rglob("*.py"))
-    assert len(files) > deps.FACTS_MAX
+    assert len(files) > quiet.FACTS_MAX
     for k, path in enumerate(files):
         path.write_text(path.read_text(encoding="utf-8") + f"\n\ndef _many_{k}():\n    return {k}\n",
                         encoding="utf-8")

@@ -1,5 +1,5 @@
 """Files that read an edited file are resolved again only when the edit can change what
-they read (`workbench.resolve.deps.quiet`): an edit that only adds a definition no other
+they read (`workbench.resolve.quiet`): an edit that only adds a definition no other
 file names leaves them alone, every other edit resolves them again. Either way the edges
 equal those of a fresh index of the edited tree, with or without a model kept in the
 process."""
@@ -357,7 +357,7 @@ def test_additions_reached_without_their_name_are_never_quiet(tmp_path, case):
     assert r.resolve_stats.files > 1
 
 
-# `deps.facts` maps ids to qualnames in Python (a row's ids are its own file's symbols):
+# `quiet.facts` maps ids to qualnames in Python (a row's ids are its own file's symbols):
 # the same multisets as the joins over the whole symbols table it replaced
 _JOINED_FACTS = (
     ("s", """SELECT s.path, p.qualname, s.name, s.qualname, s.kind, s.language, s.signature,
@@ -381,7 +381,7 @@ _JOINED_FACTS = (
 def test_facts_equal_the_rows_joined_to_their_symbols(tmp_path):
     from collections import Counter
 
-    from workbench.resolve import deps
+    from workbench.resolve import quiet
     _, db = _indexed(tmp_path, {**PY, "deco.py": "import functools\n\n\nclass K:\n    @functools.cache\n"
                                                      "    def f(self, a=lib_default()):\n        x = [1]\n"
                                                      "        y = self.f\n        return y(x)\n"})
@@ -389,7 +389,7 @@ def test_facts_equal_the_rows_joined_to_their_symbols(tmp_path):
     con = duckdb.connect(db, read_only=True)
     try:
         ids: dict = {"s": [], "e": []}
-        got = deps.facts(con, paths, ids)
+        got = quiet.facts(con, paths, ids)
         want = {p: Counter() for p in paths}
         for tag, sql in _JOINED_FACTS:
             for row in con.execute(sql, {"p": paths}).fetchall():
@@ -413,14 +413,14 @@ def test_fresh_names_as_parameters_or_as_a_list(tmp_path, monkeypatch, as_list):
     same answers either way, for names in use in another file or not."""
     from collections import Counter
 
-    from workbench.resolve import deps
+    from workbench.resolve import quiet
     if as_list:
-        monkeypatch.setattr(deps, "_FRESH_PARAMS", 0)
+        monkeypatch.setattr(quiet, "_FRESH_PARAMS", 0)
     _, db = _indexed(tmp_path, {**PY, "deco.py": "@register_thing\ndef decorated():\n    return 1\n"})
     con = duckdb.connect(db, read_only=True)
     try:
         def fresh(names):
-            return deps._fresh(con, "lib.py", set(names), Counter())
+            return quiet._fresh(con, "lib.py", set(names), Counter())
         unused = [f"brand_new_{i}" for i in range(20)]
         assert fresh(unused[:1]) and fresh(unused)
         for used in ("Impl", "go", "register_thing", "pkg", "later_added"):  # in other files' texts
@@ -445,7 +445,7 @@ def test_fresh_searching_the_models_symbol_texts_equals_the_table_scan(tmp_path)
     import re
     from collections import Counter
 
-    from workbench.resolve import deps
+    from workbench.resolve import quiet
     from workbench.resolve.model import Model
     _, db = _indexed(tmp_path, {**PY, "deco.py": "@register_thing(keyword_only_in_deco=1)\ndef decorated():\n    return 1\n",
                                     "zzsolo.py": "def typed(x: 'OnlyInSignature' = 3):\n    return x\n"})
@@ -459,19 +459,19 @@ def test_fresh_searching_the_models_symbol_texts_equals_the_table_scan(tmp_path)
         assert {"zzsolo", "OnlyInSignature", "keyword_only_in_deco"} <= set(names)
         for path in ("lib.py", "zzsolo.py", "deco.py"):
             for name in names:
-                scan = deps._fresh(con, path, {name}, Counter())
-                assert deps._fresh(con, path, {name}, Counter(), m) == scan, (path, name)
+                scan = quiet._fresh(con, path, {name}, Counter())
+                assert quiet._fresh(con, path, {name}, Counter(), m) == scan, (path, name)
         for name in ("zzsolo", "OnlyInSignature", "keyword_only_in_deco"):
-            assert not deps._fresh(con, "lib.py", {name}, Counter(), m), name
-        assert deps._fresh(con, "zzsolo.py", {"OnlyInSignature"}, Counter(), m)
-        assert deps._fresh(con, "deco.py", {"keyword_only_in_deco"}, Counter(), m)
+            assert not quiet._fresh(con, "lib.py", {name}, Counter(), m), name
+        assert quiet._fresh(con, "zzsolo.py", {"OnlyInSignature"}, Counter(), m)
+        assert quiet._fresh(con, "deco.py", {"keyword_only_in_deco"}, Counter(), m)
         assert m._texts is not None and "lib.py" in m._texts
     finally:
         con.close()
 
 
 def test_fresh_with_the_row_texts_equals_the_table_scans(tmp_path):
-    """`_fresh` given a model holding the row texts (`deps.RowTexts`) answers without
+    """`_fresh` given a model holding the row texts (`quiet.RowTexts`) answers without
     scanning the imports, edges and bindings tables when no text holds a name, and scans
     them when one does: the same answer as the scans alone for every identifier of the
     repository's texts, parts of them and unused names, whichever file is the edited one.
@@ -480,14 +480,14 @@ def test_fresh_with_the_row_texts_equals_the_table_scans(tmp_path):
     import re
     from collections import Counter
 
-    from workbench.resolve import deps
+    from workbench.resolve import quiet
     from workbench.resolve.model import Model
     _, db = _indexed(tmp_path, {**PY, "deco.py": "@register_thing(keyword_only_in_deco=1)\ndef decorated():\n    return 1\n",
                                     "zzsolo.py": "VALUE = only_in_a_value + 1\nimport only_imported_module as only_alias\n"})
     con = duckdb.connect(db, read_only=True)
     try:
         m = Model(con, bulk_bindings=False)
-        m.row_texts = deps.RowTexts.load(con)
+        m.row_texts = quiet.RowTexts.load(con)
         texts = [t for row in con.execute("""SELECT name, value, value_type FROM bindings UNION ALL
                                              SELECT module, name, alias FROM imports UNION ALL
                                              SELECT dst_name, NULL, NULL FROM edges""").fetchall()
@@ -497,12 +497,12 @@ def test_fresh_with_the_row_texts_equals_the_table_scans(tmp_path):
         assert {"only_in_a_value", "only_imported_module", "only_alias"} <= set(names)
         for path in ("lib.py", "zzsolo.py", "deco.py"):
             for name in names:
-                scan = deps._fresh(con, path, {name}, Counter(), None)
-                assert deps._fresh(con, path, {name}, Counter(), m) == scan, (path, name)
+                scan = quiet._fresh(con, path, {name}, Counter(), None)
+                assert quiet._fresh(con, path, {name}, Counter(), m) == scan, (path, name)
         for name in ("only_in_a_value", "only_imported_module", "only_alias"):
             assert m.row_texts.holds({name}, "zzsolo.py")
-            assert not deps._fresh(con, "lib.py", {name}, Counter(), m), name
-            assert deps._fresh(con, "zzsolo.py", {name}, Counter(), m), name
+            assert not quiet._fresh(con, "lib.py", {name}, Counter(), m), name
+            assert quiet._fresh(con, "zzsolo.py", {name}, Counter(), m), name
         assert not m.row_texts.holds({"brand_new_unused"}, "lib.py")
         # this run's texts of an edited file: not its own, the other files' (then all)
         rt = m.row_texts

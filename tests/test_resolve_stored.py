@@ -16,7 +16,7 @@ import pytest
 from drift import differences
 from test_resolve_kept import _ADD, _edit, checked  # noqa: F401  (a fixture)
 from workbench.indexer import index
-from workbench.resolve import deps, kept, stored
+from workbench.resolve import kept, quiet, stored
 from workbench.resolve.model import Model
 from workbench.resolve.passes import RESOLVER_VERSION
 
@@ -209,11 +209,11 @@ def test_a_stored_model_holds_no_connection_bindings_or_caches(tmp_path, new_pro
     assert kept_names and model._arg_names is not None
     assert {k: sorted(v) for k, v in model._arg_names.items()} == {k: sorted(v) for k, v in kept_names.items()}
     assert model._by_qual is None and model.fallback_cache == {}
-    # the texts `deps.quiet` searches are stored with it: those of the rows (`RowTexts`) and
+    # the texts `quiet.quiet` searches are stored with it: those of the rows (`RowTexts`) and
     # the blob of the symbols' texts, as made from the tables
     con = duckdb.connect(db, read_only=True)
     try:
-        texts = set(deps.RowTexts.load(con).joined().split(b"\n"))
+        texts = set(quiet.RowTexts.load(con).joined().split(b"\n"))
         symbol_texts = Model(con, bulk_bindings=False).symbol_texts()
     finally:
         con.close()

@@ -604,12 +604,12 @@ def _index_rest(con, root, db, scanned, jobs, progress, resolve, max_bytes, meta
     try:
         # the rows of a few edited files as resolution reads them, before they are replaced:
         # the files that read them need no new resolution when the edit added only what no
-        # other file can reach (`resolve.deps.quiet`)
+        # other file can reach (`resolve.quiet.quiet`)
         before = None
         edited = [r.path for r in fresh if r.path in known]
         if resolve and edited and len(edited) <= _facts_max():
-            from .resolve import deps
-            before = deps.before_edit(con, edited)
+            from .resolve import quiet
+            before = quiet.before_edit(con, edited)
         if stale_ids:                   # (the edges table has no file id: by path)
             stale_paths = {"p": removed + [r.path for r in fresh if r.path in known]}
             ids = {"ids": stale_ids}
@@ -689,7 +689,7 @@ def _content_changed(item: tuple[ScanEntry, str | None], root: str, max_bytes: i
 
 
 def _facts_max() -> int:
-    from .resolve.deps import FACTS_MAX
+    from .resolve.quiet import FACTS_MAX
     return FACTS_MAX
 
 

@@ -99,7 +99,7 @@ class Prefetch:
         self._loaded.set()
 
     def _run(self, paths: list[str], names: dict | None) -> None:
-        from .resolve import deps
+        from .resolve import deps, quiet
         try:
             self._prefetch(paths, names)
             self.ok = True
@@ -109,7 +109,7 @@ class Prefetch:
             self.going.set()
             self._done.set()
         try:
-            if len(paths) <= deps.FACTS_MAX:   # (`rebind` knows the gone symbols: `deps.Before`)
+            if len(paths) <= quiet.FACTS_MAX:  # (`rebind` knows the gone symbols: `quiet.Before`)
                 self._into = deps.edges_into(self._cur, paths)
         except Exception:       # `rebind` queries the run's connection
             pass

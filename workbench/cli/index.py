@@ -14,8 +14,8 @@ SAMPLES = Path(__file__).resolve().parent.parent.parent / "sample_repos"
 def _keep_no_models(a) -> None:
     """In a process that ends with the command (`ends_process`: the `workbench` program), keep
     no resolution model for a next run (`resolve.kept`): none comes, and a full run would
-    also make for a kept model what its next runs read (the texts `deps.quiet` searches,
-    `deps.RowTexts` and `kept.settle`): ~0.2 s of CPU on the standard library (what the
+    also make for a kept model what its next runs read (the texts `quiet.quiet` searches,
+    `quiet.RowTexts` and `kept.settle`): ~0.2 s of CPU on the standard library (what the
     model stored next to the database holds is made for it all the same: the texts' blobs
     and the argument rows' names, `stored.save`). Imported only when the command resolves
     (it imports the resolver anyway)."""

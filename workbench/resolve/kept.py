@@ -64,7 +64,7 @@ def settle() -> None:
     """Let the model kept last make what its next runs search (`Model.symbol_texts` and
     their blob, `Model.symbol_texts_blob`: ~0.04 s on the standard library, and the names
     resolution looks up by itself,
-    `deps.implicit_names`, read once per process from the resolver's code: ~7 ms) now
+    `quiet.implicit_names`, read once per process from the resolver's code: ~7 ms) now
     rather than in the first of them. The indexer calls it after a full run, once the
     run's connection is closed: the memory of the run's last steps is free again then, so
     the texts add nothing to the run's peak."""
@@ -73,7 +73,7 @@ def settle() -> None:
     if model is not None:
         model.symbol_texts()
         model.symbol_texts_blob()
-        from .deps import implicit_names
+        from .quiet import implicit_names
         implicit_names()
 
 

@@ -86,8 +86,8 @@ class Model(Bindings, LazyBindings, Refresh):
         self._texts: dict[str, str] | None = None     # `symbol_texts`
         self._texts_blob: bytes | None = None           # `symbol_texts_blob`
         self._texts_since: set[str] = set()
-        # the texts of the other tables' rows `deps._fresh` searches, set by a full run
-        # whose model is kept (`deps.RowTexts`)
+        # the texts of the other tables' rows `quiet._fresh` searches, set by a full run
+        # whose model is kept (`quiet.RowTexts`)
         self.row_texts = None
         # a copy of the table `resolve_deps` as Arrow (path, files, names, provides), kept
         # by `deps.write` in a model that is kept: `deps.affected` reads it instead
@@ -322,7 +322,7 @@ class Model(Bindings, LazyBindings, Refresh):
 
     def symbol_texts(self) -> dict[str, str]:
         """Path -> the texts of its symbols (name, qualname, signature, decorators joined by
-        spaces), one line each: what `deps._fresh` searches for a name in every other file,
+        spaces), one line each: what `quiet._fresh` searches for a name in every other file,
         in Python instead of a scan of the symbols table (~9 MB on the standard library,
         made when first asked - the indexer has a full run's kept model make them once the
         run's connection is closed, `kept.settle` - and kept; a refresh makes the changed

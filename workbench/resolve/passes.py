@@ -14,7 +14,7 @@ Incremental runs (`changed_paths` given) re-resolve the edges of the changed fil
 edges that pointed into them (their `dst_id` no longer exists and no single symbol has
 their target's qualname now: `deps.rebind`), and the edges whose target name or class
 hierarchy the change may affect (not those of files that only read an edited file whose
-edit added nothing they can reach: `deps.quiet`). They turn
+edit added nothing they can reach: `quiet.quiet`). They turn
 bindings into Python objects only for the files evaluation reaches (argument rows: only
 for the callee names it asks about), from the same bulk query kept as Arrow, and rebuild
 `call_candidates` only for the edges they touched (plus rows a change made stale). When
@@ -62,7 +62,7 @@ from ..gcpause import collector_runs, gc_paused, release_unused_memory
 from ..versions import resolver_version
 from .evaluate import Resolver
 from .exprs import clear_caches
-from . import deps, kept, setting, stored
+from . import deps, kept, quiet, setting, stored
 from .fileeval import _evaluate, resolve_import
 from .model import Model
 from .parallel import Meanwhile, _evaluate_in_two
@@ -97,7 +97,7 @@ class ResolveStats:
 
 
 def resolve_edges(con, changed_paths=None, *, full: bool | None = None,
-                  progress: bool = False, before: deps.Before | None = None,
+                  progress: bool = False, before: quiet.Before | None = None,
                   processes: int | None = None, private: bool = False,
                   stored_at: str | None = None, meta: dict | None = None,
                   preloaded: tuple | None = None, prefetched=None,
@@ -108,9 +108,9 @@ def resolve_edges(con, changed_paths=None, *, full: bool | None = None,
     everything; a list of changed/added/removed paths resolves only what they can affect;
     an empty list does nothing. `progress` shows a bar (tqdm.auto) when there are more
     than `PROGRESS_MIN_EDGES` edges to evaluate. `before`: the changed files as they were
-    before the edit (`deps.before_edit`, taken by the indexer before it replaced their
+    before the edit (`quiet.before_edit`, taken by the indexer before it replaced their
     rows): the files that read one of them are left alone when its edit added only what no
-    other file can reach (`deps.quiet`), and what is gone is looked up by id.
+    other file can reach (`quiet.quiet`), and what is gone is looked up by id.
     `processes`: at most this many processes evaluate a full run's edges (default: 2 on a
     machine with 2 cores or more; see `PARALLEL_MIN_EDGES`). `private`: nobody else can
     open the database before the run ends (a new file or a snapshot, `snapshot.is_private`;
@@ -148,7 +148,7 @@ PRIVATE_COMMIT_MIN_ROWS = 50_000
 
 
 def _resolve_edges(con, changed_paths, full, progress: bool = False,
-                   before: deps.Before | None = None, processes: int | None = None,
+                   before: quiet.Before | None = None, processes: int | None = None,
                    private: bool = False, stored_at: str | None = None,
                    meta: dict | None = None, preloaded: tuple | None = None,
                    prefetched=None, implicit: bool | None = None) -> ResolveStats:
@@ -191,7 +191,7 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
         try:
             if stats.model_stored and model.row_texts is not None:
                 # the stored texts lack the rows the logged runs' files hold now (this run's
-                # files get theirs from their facts, `deps.quiet`); read while the loaded
+                # files get theirs from their facts, `quiet.quiet`); read while the loaded
                 # model's prefetch may still run (it reads none of them)
                 model.row_texts.add_files(con, sorted(since - set(changed_paths)))
             if later and not prefetched.wait():
@@ -263,11 +263,11 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
     save = stored_at is not None and not (
         stats.model_kept or stats.model_stored and len(since | set(changed_paths)) <= stored.REBASE_FILES)
     if (full and kept.KEEP > 0) or (save and model.row_texts is None):
-        # what the next runs' `deps.quiet` searches, for a model that is kept or stored
+        # what the next runs' `quiet.quiet` searches, for a model that is kept or stored
         # (~0.06 s on the standard library; a process keeping none and storing none does without)
         if full:
             release_unused_memory()     # what the dependencies' write freed, below the query's peak
-        model.row_texts = deps.RowTexts.load(con)
+        model.row_texts = quiet.RowTexts.load(con)
     if full and kept.KEEP > 0 and model.first_prefetch():
         # a model the process keeps holds the rows of the files most files read: the next
         # run's prefetch (`readahead.Prefetch`) need not load them again

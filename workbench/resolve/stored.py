@@ -33,8 +33,8 @@ truncated or corrupt file, or one from other code, is ignored: the model is buil
 the tables as before, and stored anew. After `REBASE_FILES` files changed since the stored
 model, a run stores its refreshed model instead of logging a line.
 
-The stored model holds the texts `deps.quiet` searches for a new name (the blob of the
-symbols' texts, `Model.symbol_texts_blob`, and the rows' texts, `deps.RowTexts`), so a run
+The stored model holds the texts `quiet.quiet` searches for a new name (the blob of the
+symbols' texts, `Model.symbol_texts_blob`, and the rows' texts, `quiet.RowTexts`), so a run
 that loads it neither makes the symbols' texts again nor scans the tables for the name;
 the texts lack only what the logged runs changed, which the loading run adds (`passes`).
 It also holds the argument rows' names by callee key (`Model._arg_names`, made when the
@@ -67,8 +67,8 @@ REBASE_FILES = 64
 
 # the model's attributes not stored: the connection, evaluation's caches, the Arrow copies
 # and texts a kept model may hold, and what is cheaper to make again than to load
-# (the texts `deps.quiet` searches are kept as their blobs: `_texts_blob` and `_texts_since`,
-# and `row_texts` as one UTF-8 text, `deps.RowTexts.joined`)
+# (the texts `quiet.quiet` searches are kept as their blobs: `_texts_blob` and `_texts_since`,
+# and `row_texts` as one UTF-8 text, `quiet.RowTexts.joined`)
 _LEFT_OUT = ("con", "row_texts", "deps_rows", "_texts", "fallback_cache", "_rank_owner", "bit_of", "_by_qual",
              "names_stored")
 
@@ -120,7 +120,7 @@ def save(path: str, token: str, model, version: str) -> bool:
     ext = state.get("ext")
     if isinstance(ext, dict) and "deps.arg_rows" in ext:    # one run's rows, made again by a refresh
         state["ext"] = {k: v for k, v in ext.items() if k != "deps.arg_rows"}
-    # the texts the next runs' `deps.quiet` searches, so that they need not be made from the
+    # the texts the next runs' `quiet.quiet` searches, so that they need not be made from the
     # model (the symbols' texts: ~0.1 s on the standard library) nor the tables scanned
     state["_texts_blob"], state["_texts_since"] = model.symbol_texts_blob()
     rt = getattr(model, "row_texts", None)
@@ -254,7 +254,7 @@ class Stored:
                 return None
         except Exception:       # unreadable, truncated, corrupt: built from the tables instead
             return None
-        from .deps import RowTexts
+        from .quiet import RowTexts
         from .model import Model
         try:
             row_texts = state.pop("row_texts", None)

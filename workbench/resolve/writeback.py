@@ -20,7 +20,7 @@ import pyarrow as pa
 
 from .. import schema, store
 from ..vocab import ADDED_SQL
-from . import deps
+from . import quiet
 from .rows import _Rows
 
 
@@ -174,7 +174,7 @@ def _rebuild_edges(con, rows: _Rows) -> int:
 
 
 def _write_candidates(con, edge_ids: list[int] | None = None, changed: list[str] | None = None,
-                      before: deps.Before | None = None, m=None) -> None:
+                      before: quiet.Before | None = None, m=None) -> None:
     """Rebuild `call_candidates` (one row per candidate of an ambiguous edge, with the
     candidate's symbol id) from `edges.candidates`: one set-wise statement, so it never
     drifts from the edges or from re-created symbols.
@@ -183,7 +183,7 @@ def _write_candidates(con, edge_ids: list[int] | None = None, changed: list[str]
     paths) rebuild the rows of those edges only, plus the rows a change can make wrong
     elsewhere: rows of edges that are gone (or have no candidates now), rows whose symbol
     is gone, and rows naming a qualname defined in a changed file. The result is the same
-    as a full rebuild. `before` (`deps.Before` of every changed file) names the edges and
+    as a full rebuild. `before` (`quiet.Before` of every changed file) names the edges and
     symbols that are gone: looked up by id instead of scanned for (an edge that has no
     candidates now and is not gone was re-resolved, so it is among `edge_ids`). `m`: the
     run's model, whose symbols by qualname (`Model.with_qualnames`) stand for the symbols
@@ -247,7 +247,7 @@ def _write_candidates(con, edge_ids: list[int] | None = None, changed: list[str]
         WHERE candidates IS NOT NULL AND edge_id IN (SELECT unnest($ids::BIGINT[]))""", ids))
 
 
-def _write_candidates_of(con, edge_ids: list[int], changed: list[str], before: deps.Before, m) -> None:
+def _write_candidates_of(con, edge_ids: list[int], changed: list[str], before: quiet.Before, m) -> None:
     """`_write_candidates` of an incremental run with `before` and the run's model `m`: the rows of the edges re-resolved or gone (`edge_ids`,
     `before.edge_ids`) made again, and of the other edges only the rows naming a qualname
     whose symbols changed: one defined in a changed file before or after the edit
