@@ -16,7 +16,7 @@ import pytest
 from drift import differences
 from test_resolve_kept import _ADD, _edit, checked  # noqa: F401  (a fixture)
 from workbench.indexer import index
-from workbench.resolve import kept, quiet, stored
+from workbench.resolve import deps, kept, quiet, stored
 from workbench.resolve.model import Model
 from workbench.resolve.passes import RESOLVER_VERSION
 
