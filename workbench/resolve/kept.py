@@ -67,8 +67,8 @@ def settle() -> None:
     `quiet.implicit_names`, read once per process from the resolver's code: ~7 ms) now
     rather than in the first of them, and the bindings rows the full run read for it
     (`passes.HOLD_READ_SHARE`, held back per scope) grouped into its indexes
-    (`Model.fill_pending`: on the standard library ~0.06-0.1 s of CPU here for every held
-    scope, where the first run's evaluation spent ~0.016 s on the ~600 scopes it read).
+    (`Model.fill_pending`: on the standard library ~0.1-0.15 s of CPU here for every held
+    scope, where the first run's evaluation spent ~0.016-0.026 s on the ~600 scopes it read).
     The indexer calls it after a full run, once the run's connection is closed: the memory
     of the run's last steps is free again then, so none of it adds to the run's peak."""
     with _lock:
