@@ -433,8 +433,9 @@ def test_a_full_index_leaves_its_kept_model_with_the_row_texts(tmp_path):
 def test_a_full_index_leaves_its_kept_model_with_the_rows_of_the_most_read_files(tmp_path):
     """A full run whose model is kept holds, once its writes are done, the bindings rows of
     the files at least `HOLD_READ_SHARE` of the files read (as `resolve_deps` says), and
-    no argument rows: those rows equal a bulk load's, scope by scope. The first run's
-    prefetch asks only for the other files (then the model holds every file it read)."""
+    no argument rows: those rows equal a bulk load's, scope by scope, grouped by the time
+    the run returns (`kept.settle`). The first run's prefetch asks only for the other
+    files (then the model holds every file it read)."""
     from workbench.resolve import passes
     root, db = _pyshop_kept(tmp_path)
     model = next(iter(kept._models.values()))
@@ -449,7 +450,8 @@ def test_a_full_index_leaves_its_kept_model_with_the_rows_of_the_most_read_files
         assert most and model._lazy_loaded == most and not model.args_by_callee
         assert model.first_prefetch()
         bulk = Model(con, bulk_bindings=True)
-    model.fill_pending()
+    # grouped once the run was over (`kept.settle`): none left for evaluation to group
+    assert not model._pending
     held = 0
     for name in _BINDINGS:
         for scope, got in getattr(model, name).items():
@@ -483,7 +485,7 @@ def test_a_full_index_leaves_its_kept_model_with_the_rows_of_the_most_read_files
         held_before = set(model._lazy_loaded)
         report = _index_and_check(root, db, str(tmp_path / "fresh.duckdb"))
     assert report.resolve_stats.model_kept
-    assert all(not set(paths) & held_before for paths in asked)
+    assert asked and all(not set(paths) & held_before for paths in asked)
     assert set(read) <= model._lazy_loaded
     kept.forget()
 
@@ -510,6 +512,41 @@ def test_a_refresh_reads_the_imports_rows_of_the_files_a_run_evaluates(tmp_path)
             return sorted(([r["path"], r["line"], r["rid"], r["resolved_path"], r["module"], r["name"]]
                            for r in m.imports), key=repr)
         assert rows(model) == rows(fresh) and any(r[3] for r in rows(fresh))
+    kept.forget()
+
+
+def test_the_edited_files_facts_come_from_the_rows_the_refresh_read(tmp_path, monkeypatch):
+    """The rows a refresh reads (`changedrows.ChangedRows`) give the facts the tables give
+    (`quiet.facts`), and fall back to the tables for files they do not hold; an incremental
+    run with a kept model takes the edited file's facts after the edit from the rows its
+    refresh read, which the model keeps no longer after the run."""
+    from workbench.resolve import changedrows, quiet
+    root, db = _pyshop_kept(tmp_path)
+    files = sorted(str(p.relative_to(root)) for p in root.rglob("*.py"))
+    with duckdb.connect(db, read_only=True) as con:
+        rows = changedrows.ChangedRows(con, files[:3], Model._CALLEE_KEY)
+        want = quiet.facts(con, files[:3])
+        assert quiet.facts(con, files[:3], rows=rows) == want
+        assert all(sum(c.values()) for c in want.values())
+        assert quiet.facts(con, files[:2], rows=rows) == quiet.facts(con, files[:2])
+        assert rows.covers(files[:2]) and not rows.covers(files[2:4])
+        assert quiet.facts(con, files[2:4], rows=rows) == quiet.facts(con, files[2:4])
+    given = []
+    real = quiet.facts
+
+    def facts(con, paths, ids=None, rows=None):
+        given.append((sorted(set(paths)), rows is not None and rows.covers(paths)))
+        return real(con, paths, ids, rows)
+    monkeypatch.setattr(quiet, "facts", facts)
+    path = root / files[0]
+    path.write_text(path.read_text(encoding="utf-8") + _ADD[".py"], encoding="utf-8")
+    st = path.stat()
+    os.utime(path, (st.st_atime, st.st_mtime + 5))
+    report = _index_and_check(root, db, str(tmp_path / "fresh.duckdb"))
+    assert report.resolve_stats.model_kept
+    # before the edit from the tables, after it from the refresh's rows
+    assert given == [([files[0]], False), ([files[0]], True)]
+    assert changedrows.KEY not in next(iter(kept._models.values())).ext
     kept.forget()
 
 

@@ -241,3 +241,38 @@ def test_an_edit_adding_a_call_text_a_reader_of_its_arguments_sees(tmp_path, mon
                              WHERE e.path = 'b.py' AND e.kind = 'calls' AND e.dst_name = 'cb'""").fetchall()
     assert got and any("two" in repr(r) for r in got), got
     kept.forget()
+
+
+
+def test_every_held_back_scope_grouped_at_once_as_scope_by_scope(tmp_path, monkeypatch):
+    """`fill_pending` groups every held-back scope's rows (held by a prefetch's one scan,
+    `_hold_slices`, and per file, `_defer_path_rows`) in one `_add_rows`: the indexes equal
+    those grouping the scopes one by one gives, and the bulk load's for those files."""
+    db = str(tmp_path / "p.duckdb")
+    index(SAMPLES / "pyshop", db, jobs=1, progress=False)
+    with duckdb.connect(db) as con:
+        bulk = Model(con, bulk_bindings=True)
+        rng = random.Random(11)
+        keys = _callee_keys(con)
+        files = rng.sample(sorted(bulk.paths), k=4)
+        some = rng.sample(keys, k=max(1, len(keys) // 2))
+        at_once, by_scope = _released(con), _released(con)
+        for m in (at_once, by_scope):
+            m._prefetch_in_one_scan(sorted(files[:3]), sorted(some))
+            m.ensure_bindings(files[3])         # (a file's rows by positions)
+        assert at_once._pending.keys() == by_scope._pending.keys() and at_once._pending
+        calls = []
+        add_rows = Model._add_rows
+        monkeypatch.setattr(Model, "_add_rows", lambda self, *a: (calls.append(len(a[0])), add_rows(self, *a))[1])
+        at_once.fill_pending()
+        assert len(calls) == 1 and not at_once._pending
+        for scope in list(by_scope._pending):
+            by_scope._fill_scope(scope)
+        assert len(calls) > 2 and not by_scope._pending
+        part = _only(bulk, files)
+        for name in _BINDINGS:
+            assert _plain(getattr(at_once, name)) == _plain(getattr(by_scope, name)) == _plain(getattr(part, name)), name
+        assert at_once.receivers == by_scope.receivers == part.receivers
+        n = len(calls)
+        at_once.fill_pending()                  # nothing held: nothing grouped
+        assert len(calls) == n

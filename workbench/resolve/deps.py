@@ -49,7 +49,7 @@ from .flows import ARG_ROWS_MAX
 from .kinds import CALL_TARGET_KINDS, CLASS_KINDS, FUNCTION_KINDS
 from .lang import FAMILIES
 from .model import Model
-from . import quiet
+from . import changedrows, quiet
 
 _NAMED = CALL_TARGET_KINDS | CLASS_KINDS
 _DECORATED = FUNCTION_KINDS | CLASS_KINDS
@@ -165,7 +165,9 @@ def affected(con, m: Model, changed: list[str], before: quiet.Before | None = No
         before = None                   # not every changed file: what is gone is not known
     if before is None:
         m.row_texts = None              # the changed files' new texts are not at hand
-    after = quiet.facts(con, before.facts) if before is not None else None
+    # the changed files' rows a refresh of the model read (their facts now, without a query)
+    rows = m.ext.pop(changedrows.KEY, None)
+    after = quiet.facts(con, before.facts, rows=rows) if before is not None else None
     hushed = quiet.quiet(con, before.facts, m, after) if before is not None else set()
     gone_ids = before.symbol_ids if before is not None else None
     was: set[str] = set()

@@ -313,10 +313,21 @@ class LazyBindings:
             self._add_rows(*got, [None] * len(got[0]))
 
     def fill_pending(self) -> None:
-        """Group every row held back (`_defer_path_rows`): the indexes then hold every row
-        loaded, as if grouped at once."""
-        for scope in list(self._pending):
-            self._fill_scope(scope)
+        """Group every row held back (`_defer_path_rows`, `_hold_slices`): the indexes then
+        hold every row loaded, as if grouped at once - and they are, in one `_add_rows`
+        over every held scope's rows, each scope's in their order (what grouping them scope
+        by scope gives: every index is by scope; without a call per scope)."""
+        pending = self._pending
+        if not pending:
+            return
+        got: list[list] = [[] for _ in _BindingRows.COLS]
+        for parts in pending.values():
+            for c, pos in parts:
+                for out, n in zip(got, _BindingRows.COLS):
+                    col = c[n]
+                    out.extend(col[pos] if pos.__class__ is slice else [col[i] for i in pos])
+        pending.clear()
+        self._add_rows(*got, [None] * len(got[0]))
 
     def _defer_tables(self) -> None:
         """The per-scope indexes as `_Deferred` mappings (their rows kept)."""

@@ -67,23 +67,35 @@ def before_edit(con, paths) -> Before:
     return Before(sorted(set(paths)), got, ids["s"], ids["e"], sorted(set(ids["q"])))
 
 
-def facts(con, paths, ids: dict[str, list[int]] | None = None) -> dict[str, Counter]:
+def facts(con, paths, ids: dict[str, list[int]] | None = None, rows=None) -> dict[str, Counter]:
     """The rows of `paths` as resolution reads them, ids replaced by qualnames: path ->
     multiset of tuples (table tag, scope qualname, ...). Taken before an edit's rows
     replace the old ones and after, for `quiet`. `ids`: their symbol ids and edge ids
     (every kind) are added to its lists "s" and "e", and the symbols' qualnames to its list
-    "q" when it has one."""
+    "q" when it has one. `rows`: the files' rows as the tables hold them now, read already
+    (`changedrows.ChangedRows`, left by a refresh): used when they cover `paths`."""
     paths = sorted(set(paths))
     out: dict[str, Counter] = {p: Counter() for p in paths}
     if not paths:
         return out
-    prm = {"p": paths}      # (each table's rows of `paths` by a semi join: less than a list_contains)
+    if rows is not None and rows.covers(paths):
+        want = set(paths)
+
+        def table(name: str, columns: tuple[str, ...], sql: str):
+            c = getattr(rows, name)
+            return [r for r in zip(*(c[k] for k in columns)) if r[0] in want]
+    else:
+        prm = {"p": paths}      # (each table's rows of `paths` by a semi join: less than a list_contains)
+
+        def table(name: str, columns: tuple[str, ...], sql: str):
+            return store.run(con, f"SELECT {sql} FROM {name} WHERE path IN (SELECT unnest($p::VARCHAR[]))",
+                             prm)
     # ids to qualnames in Python: the rows' symbol ids (parent, scope, value) are their own
     # file's, so no join over the whole symbols table
-    syms = store.run(con, """
-            SELECT path, parent_id, name, qualname, kind, language, signature, start_line,
-                   is_declaration, decorators, visibility, symbol_id
-            FROM symbols WHERE path IN (SELECT unnest($p::VARCHAR[]))""", prm)
+    syms = table("symbols", ("path", "parent_id", "name", "qualname", "kind", "language", "signature",
+                             "start_line", "is_declaration", "decorators", "visibility", "symbol_id"),
+                 """path, parent_id, name, qualname, kind, language, signature, start_line,
+                    is_declaration, decorators, visibility, symbol_id""")
     qual = {row[11]: row[3] for row in syms}
     qual_of = _qualnames(con, qual)
     for row in syms:
@@ -92,23 +104,19 @@ def facts(con, paths, ids: dict[str, list[int]] | None = None) -> dict[str, Coun
             ids["s"].append(row[11])
             if "q" in ids:
                 ids["q"].append(row[3])
-    for row in store.run(con, """
-            SELECT path, src_id, kind, name, value, value_type, value_id, line
-            FROM bindings WHERE path IN (SELECT unnest($p::VARCHAR[]))""", prm):
+    for row in table("bindings", ("path", "src_id", "kind", "name", "value", "value_type", "value_id", "line"),
+                     "path, src_id, kind, name, value, value_type, value_id, line"):
         out[row[0]][("b", qual_of(row[1]), *row[2:6], qual_of(row[6]), row[7])] += 1
-    for row in store.run(con, """
-            SELECT path, src_id, kind, dst_name, line, edge_id, resolution IN ('callback', 'implicit')
-            FROM edges WHERE path IN (SELECT unnest($p::VARCHAR[]))""", prm):
+    for row in table("edges", ("path", "src_id", "kind", "dst_name", "line", "edge_id", "made"),
+                     "path, src_id, kind, dst_name, line, edge_id, resolution IN ('callback', 'implicit')"):
         if row[2] in _EDGE_KINDS and not row[6]:    # callback, implicit rows: resolution's output
             out[row[0]][("e", qual_of(row[1]), *row[2:5])] += 1
         if ids is not None:
             ids["e"].append(row[5])
-    for row in store.run(con, """
-            SELECT path, src_id, module, name, alias, line
-            FROM imports WHERE path IN (SELECT unnest($p::VARCHAR[]))""", prm):
+    for row in table("imports", ("path", "src_id", "module", "name", "alias", "line"),
+                     "path, src_id, module, name, alias, line"):
         out[row[0]][("i", qual_of(row[1]), *row[2:])] += 1
-    for row in store.run(con, """SELECT path, language, module, status FROM files
-                                 WHERE path IN (SELECT unnest($p::VARCHAR[]))""", prm):
+    for row in table("files", ("path", "language", "module", "status"), "path, language, module, status"):
         out[row[0]][("f", None, *row[1:])] += 1
     return out
 

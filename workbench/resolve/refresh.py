@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from ..languages import SPECS
+from .changedrows import KEY, ChangedRows
 from .columns import _interned, cols
 from .kinds import CALL_TARGET_KINDS
 from .lang import FAMILIES
@@ -39,19 +40,19 @@ class Refresh:
         loaded before stay loaded, the changed files' rows are swapped in (`_swap_bindings`)."""
         self.con = con
         changed = sorted(set(changed) & self.paths)
-        # (the changed files' rows found by a semi join on their paths: a third to a quarter
-        # of the CPU of a `list_contains` per row in a scan of the table)
+        # the changed files' rows of every table it reads, each table read once, for the
+        # edited files' facts too (`quiet.facts`, which takes them from `ext`)
+        rows = ChangedRows(con, changed, self._CALLEE_KEY)
         # a file's language as detected again (a `.h` header turns C++ with a class, and back)
-        f = cols(con, """SELECT path, language FROM files
-                         WHERE path IN (SELECT unnest($p::VARCHAR[])) AND status <> 'skipped'""", {"p": changed})
+        f = rows.files
+        read = [(p, lang) for p, lang, st in zip(f["path"], f["language"], f["status"])
+                if st is not None and st != "skipped"]
         # the changed files' languages before and now (the indexer marks out-of-line methods
         # again only when one of them has such methods)
-        langs = {self.file_lang.get(p) for p in changed} | set(f["language"])
-        self.file_lang.update(zip(f["path"], f["language"]))
+        langs = {self.file_lang.get(p) for p in changed} | {lang for _, lang in read}
+        self.file_lang.update(read)
         old = self.symbols_in(changed)
-        s = cols(con, f"""SELECT {self._SYMBOL_COLS}, s.decorators FROM symbols s
-                          WHERE s.path IN (SELECT unnest($p::VARCHAR[]))
-                          ORDER BY s.path, s.symbol_id""", {"p": changed})
+        s = dict(rows.symbols)
         for c in ("path", "language", "kind", "name"):
             s[c] = _interned(s[c])
         new, npaths = s["symbol_id"], s["path"]
@@ -97,22 +98,24 @@ class Refresh:
             self._derive()              # Go, Rust: members attached across files, computed again
         else:
             self._derive_changed(gone, new, changed, min([first, *(new_spans[p][0] for p in mine)]),
-                                 gone_qual)
+                                 gone_qual, rows)
         self.fallback_cache = {}
         if self._texts is not None:
             for path in changed:
                 self._texts.pop(path, None)
         if self._texts_blob is not None:
             self._texts_since.update(changed)
-        self._swap_bindings(set(old), changed)
+        self._swap_bindings(set(old), changed, rows.bindings)
+        self.ext[KEY] = rows
 
-    def _derive_changed(self, gone: list[tuple], new: list[int], changed: list[str],
-                        first: int = 0, gone_qual: dict | None = None) -> None:
+    def _derive_changed(self, gone: list[tuple], new: list[int], changed: list[str], first: int,
+                        gone_qual: dict, rows: ChangedRows) -> None:
         """`_derive` for a refresh: the derived indexes patched where the changed files'
         symbols were (`gone`: id, kind, name, parent, family, path; `gone_qual`: id ->
         qualname, for `by_qual` when built) and are now (`new`), each list kept in the load
-        order (`first`: the first place in it that changed). Only for families whose
-        `prepare` adds nothing to the model's own indexes."""
+        order (`first`: the first place in it that changed; `rows`: the changed files' rows,
+        read by `refresh`). Only for families whose `prepare` adds nothing to the model's
+        own indexes."""
         sids = self._sids
         # the canonical places before `first` stand (the same symbols there), the rest move
         patch_rank(getattr(self, "_rank_owner", None), sids, first, [g[0] for g in gone])
@@ -161,8 +164,8 @@ class Refresh:
         old_ext, self.ext = self.ext, {}
         for rules in FAMILIES.values():
             rules.refresh(self, old_ext, gone, new)
-        self._refresh_imports(changed, old)
-        self._refresh_bases(changed, old, by_path)
+        self._refresh_imports(changed, old, rows.imports)
+        self._refresh_bases(changed, old, by_path, rows.edges)
 
     def _patch_by_qual(self, gone: list[tuple], new: list[int], gone_qual: dict | None, by_path) -> None:
         """`by_qual`, when built, patched as `by_name` is (else left to be built when asked)."""
@@ -188,16 +191,14 @@ class Refresh:
                 touched.add(qual[i])
         _settle(by_qual, touched, by_path)
 
-    def _refresh_imports(self, changed: list[str], old: set[int]) -> None:
+    def _refresh_imports(self, changed: list[str], old: set[int], fresh: dict[str, list]) -> None:
         """The imports rows again: the kept rows of unchanged files, then the changed files'
-        rows new (each file's in table order, the order evaluation reads them in; the files'
-        order matters to nothing). The kept rows' row ids and resolved paths - renumbered by
-        a compaction, written by the last run - are read again only for the files a run
-        evaluates (`current_imports`), not for the whole table."""
+        rows new (`fresh`, `ChangedRows.imports`: each file's in table order, the order
+        evaluation reads them in; the files' order matters to nothing). The kept rows' row
+        ids and resolved paths - renumbered by a compaction, written by the last run - are
+        read again only for the files a run evaluates (`current_imports`), not for the
+        whole table."""
         chg = set(changed)
-        fresh = cols(self.con, """SELECT rowid AS rid, path, src_id, module, name, alias, line, resolved_path
-                                  FROM imports WHERE path IN (SELECT unnest($p::VARCHAR[]))
-                                  ORDER BY rowid""", {"p": changed})
         added = [dict(zip(fresh.keys(), row)) for row in zip(*fresh.values())] if fresh else []
         self.imports = [r for r in self.imports if r["path"] not in chg] + added
         for table in (self.imports_by_scope, self.star_imports):
@@ -236,7 +237,9 @@ class Refresh:
                 r["rid"], r["resolved_path"] = rid, rpath
         known.update(todo)
 
-    def _refresh_bases(self, changed: list[str], old: set[int], by_path) -> None:
+    def _refresh_bases(self, changed: list[str], old: set[int], by_path, edges: dict[str, list]) -> None:
+        """The written bases of the changed files again (their inherits / implements rows
+        among `edges`, `ChangedRows.edges`, in path and edge id order)."""
         touched = set()
         for i in old:
             for dst in self.bases_written.pop(i, ()):
@@ -245,10 +248,9 @@ class Refresh:
                 if lst is not None and i in lst:
                     lst.remove(i)
                     touched.add(last)
-        inh = cols(self.con, """SELECT src_id, dst_name FROM edges
-                                WHERE kind IN ('inherits', 'implements') AND path IN (SELECT unnest($p::VARCHAR[]))
-                                ORDER BY path, edge_id""", {"p": changed})
-        for src, dst in zip(inh["src_id"], inh["dst_name"]):
+        for src, dst, kind in zip(edges["src_id"], edges["dst_name"], edges["kind"]):
+            if kind not in ("inherits", "implements"):
+                continue
             self.bases_written[src].append(dst)
             last = dst.rsplit(".", 1)[-1]
             self.subclasses_written[last].append(src)
@@ -260,10 +262,11 @@ class Refresh:
             else:
                 lst.sort(key=by_path)
 
-    def _swap_bindings(self, old: set[int], changed: list[str]) -> None:
+    def _swap_bindings(self, old: set[int], changed: list[str], c: dict[str, list]) -> None:
         """Drop the bindings rows of the symbols `old` (the changed files' scopes before the
         re-index) and, where the model holds a file's or a callee's rows, put the changed
-        files' new rows in, in the order a fresh load gives them."""
+        files' new rows (`c`, `ChangedRows.bindings`) in, in the order a fresh load gives
+        them."""
         self._left_by_full_run = False
         for table in (self.binds, self.returns, self.yields, self.elements, self.attr_binds, self.exports):
             for i in old:
@@ -274,10 +277,6 @@ class Refresh:
             self._pending.pop(i, None)
         # the whole-table Arrow copy of incremental runs is stale now
         self._lazy_tbl = None
-        c = cols(self.con, f"""SELECT src_id, kind, name, value, value_type, value_id, line,
-                                      {self._CALLEE_KEY} AS callee_key, path
-                               FROM bindings WHERE path IN (SELECT unnest($p::VARCHAR[]))
-                               ORDER BY path, line, rowid""", {"p": changed})
         # the changed files' argument rows by file, for what they provide (`deps.provides`)
         arg_rows: dict[str, list[tuple]] = {p: [] for p in changed}
         for src, name, value, vtype, vid, line, key, path in zip(
