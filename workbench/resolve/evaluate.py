@@ -126,6 +126,11 @@ class Resolver(Members, Flows):
         self._rebound: dict[tuple, list] = {}
         # (scope, name) of a container -> whether it is a mapping (`Flows.is_mapping`)
         self._mapping: dict[tuple, bool] = {}
+        # class -> what its own methods set through `self` (`Members._attrs_of`)
+        self._own_attrs: dict[int, tuple] = {}
+        # a list of argument rows (by id, with the list) -> its rows by scope and line
+        # (`Flows._rows_at`)
+        self._at_rows: dict[int, tuple] = {}
         # what a language's rules work out once per run from the model alone (by key)
         self.lang_cache: dict = {}
         # `rules(fam)`: the `Language` rules of a family; called millions of times, so the
