@@ -76,7 +76,8 @@ class Bindings:
     _CALLEE_KEY = f"CASE WHEN kind = 'arg' THEN nullif({_ARG_KEY}, '') END"
 
     def _load_bindings(self) -> None:
-        """All bindings, grouped by scope (one query; ~0.5 s for the standard library)."""
+        """All bindings an index holds, grouped by scope (one query; ~0.5 s for the standard
+        library)."""
         if self._bind_loaded:
             return
         self._pending.clear()           # every row comes again
