@@ -16,7 +16,7 @@ import pytest
 from drift import differences
 from test_resolve_kept import _ADD, _edit, checked  # noqa: F401  (a fixture)
 from workbench.indexer import index
-from workbench.resolve import kept, quiet, stored
+from workbench.resolve import deps, kept, quiet, stored
 from workbench.resolve.model import Model
 from workbench.resolve.passes import RESOLVER_VERSION
 
@@ -295,11 +295,12 @@ def test_a_connection_given_stores_a_model_only_for_the_database_it_names(tmp_pa
 
 
 def _count_loads(monkeypatch) -> list:
-    """The tokens `stored.load` is asked for, in order, each with whether resolution had
-    started then (the loads still happen)."""
+    """The tokens a stored model is looked for with (`stored.open_stored`, which
+    `stored.load` calls too), in order, each with whether resolution had started then (the
+    loads still happen)."""
     import workbench.resolve as resolve_pkg
     calls, resolving = [], []
-    real_load, real_resolve = stored.load, resolve_pkg.resolve_edges
+    real_load, real_resolve = stored.open_stored, resolve_pkg.resolve_edges
 
     def counting(path, token, version):
         calls.append((token, bool(resolving)))
@@ -311,7 +312,7 @@ def _count_loads(monkeypatch) -> list:
             return real_resolve(*a, **kw)
         finally:
             resolving.clear()
-    monkeypatch.setattr(stored, "load", counting)
+    monkeypatch.setattr(stored, "open_stored", counting)
     monkeypatch.setattr(resolve_pkg, "resolve_edges", resolve_edges)
     return calls
 
@@ -361,3 +362,108 @@ def test_a_preloaded_model_of_another_token_is_not_used(tmp_path, new_processes)
     finally:
         con.close()
     assert stats.model_stored       # loaded from the file: the preloaded one was ignored
+
+
+def _most_read(root: Path, db: str) -> tuple[Path, list[str]]:
+    """The Python file of `db` whose last resolution read the most other files, and those."""
+    with duckdb.connect(db, read_only=True) as con:
+        path, files = con.execute("""SELECT path, files FROM resolve_deps WHERE path LIKE '%.py'
+                                     ORDER BY len(files) DESC, path LIMIT 1""").fetchall()[0]
+    return root / path, sorted(set(files) - {path})
+
+
+def _most_called(root: Path, db: str) -> tuple[Path, list[str]]:
+    """The Python file of `db` whose symbols the most edges of other files point at, and the
+    other files its last resolution read."""
+    with duckdb.connect(db, read_only=True) as con:
+        path = con.execute("""SELECT s.path FROM edges e JOIN symbols s ON s.symbol_id = e.dst_id
+                              WHERE e.path <> s.path AND s.path LIKE '%.py'
+                              GROUP BY s.path ORDER BY count(*) DESC, s.path LIMIT 1""").fetchall()[0][0]
+        files = con.execute("SELECT files FROM resolve_deps WHERE path = ?", [path]).fetchall()[0][0]
+    return root / path, sorted(set(files) - {path})
+
+
+def test_a_loaded_model_prefetches_in_a_thread_while_the_rows_are_stored(tmp_path, new_processes,
+                                                                       monkeypatch, checked):
+    """A run of a new process that loads the stored model takes what the changed file's last
+    resolution read (`Model.prefetch_before`) in a thread, its scan sent before the model is
+    unpickled, the rows held once it is loaded, while the run waits for the parser process
+    and stores the rows (`readahead.Preload`), before it refreshes the model: its own
+    prefetch then finds those files' rows loaded. The rows of the files the logged runs
+    changed (the second and third runs) are read again by the refresh. The refreshed model,
+    with every row held back grouped, equals a model built afresh (`checked`), the edges a
+    fresh index's. The thread then reads the edges into the edited file's old symbols for
+    `deps.rebind`: the rows its query reads in the run."""
+    import threading
+    root = _copy(tmp_path)
+    db = str(tmp_path / "inc.duckdb")
+    index(root, db, jobs=2, progress=False)
+    path, read = _most_called(root, db)
+    assert read
+    early, held = [], []
+    real_before, real_prefetch, real_refresh = Model.prefetch_before, Model.prefetch, Model.refresh
+
+    def prefetch_before(self, con, paths, keys, scanned=None):
+        early.append((threading.current_thread().name, sorted(paths), scanned is not None))
+        return real_before(self, con, paths, keys, scanned)
+
+    def prefetch(self, paths, keys, resolving=None):
+        held.append(set(self._lazy_loaded))
+        return real_prefetch(self, paths, keys, resolving)
+
+    def refresh(self, con, changed):
+        real_refresh(self, con, changed)        # (`checked`: compared with a fresh model)
+        self.fill_pending()                     # every row held back grouped, and compared
+        from test_resolve_kept import _check_same
+        _check_same(self, con)
+
+    real_rebind, read_before = deps.rebind, []
+
+    def rebind(con, gone_ids=None, m=None, rows=None):
+        # the edges into the gone symbols the prefetch's thread read: those the query reads now
+        read_before.append(rows is not None)
+        if rows is not None:
+            now = con.execute("""SELECT edge_id, path, dst_qualname FROM edges
+                                 WHERE dst_id IN (SELECT unnest($ids::BIGINT[]))""", {"ids": gone_ids}).fetchall()
+            assert sorted(rows) == sorted(now)
+            read_before.append(bool(now))
+        return real_rebind(con, gone_ids, m, rows)
+
+    monkeypatch.setattr(Model, "prefetch_before", prefetch_before)
+    monkeypatch.setattr(Model, "prefetch", prefetch)
+    monkeypatch.setattr(Model, "refresh", refresh)
+    monkeypatch.setattr(deps, "rebind", rebind)
+    for k in range(3):
+        path.write_text(path.read_text(encoding="utf-8") + _ADD[".py"].replace("_kept", f"_kept{k}"),
+                        encoding="utf-8")
+        early.clear()
+        held.clear()
+        r = index(root, db, jobs=2, progress=False)
+        assert r.resolve_stats.model_stored and not r.resolve_stats.full
+        # (its scan made while the model was unpickled)
+        assert [(e[0], e[2]) for e in early] == [("workbench-prefetch", True)] and set(read) <= set(early[0][1])
+        assert held and set(read) <= held[0]    # loaded before the run's own prefetch
+        assert read_before == [True, True]      # (edges of other files into the edited one)
+        read_before.clear()
+        _same_as_fresh(root, db, tmp_path)
+    assert len(checked) == 3
+
+
+def test_a_failed_prefetch_of_the_loaded_model_builds_it_from_the_tables(tmp_path, new_processes,
+                                                                        monkeypatch):
+    """A loaded model's prefetch that fails part-way leaves it half loaded: the run builds its
+    model from the tables instead, and its edges equal a fresh index's."""
+    root = _copy(tmp_path)
+    db = str(tmp_path / "inc.duckdb")
+    index(root, db, jobs=1, progress=False)
+    path, _ = _most_read(root, db)
+
+    def broken(self, con, paths, keys, scanned=None):
+        self._lazy_loaded.add(sorted(paths)[0])
+        raise RuntimeError("prefetch failed")
+
+    monkeypatch.setattr(Model, "prefetch_before", broken)
+    path.write_text(path.read_text(encoding="utf-8") + _ADD[".py"], encoding="utf-8")
+    r = index(root, db, jobs=1, progress=False)
+    assert not r.resolve_stats.model_stored and not r.resolve_stats.full
+    _same_as_fresh(root, db, tmp_path)

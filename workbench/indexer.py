@@ -560,8 +560,9 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
     removed = [p for p in known if p not in seen]
 
     # a run that will load the model stored by another process loads it while a parser
-    # process extracts (`readahead.preloader`); the first incremental run after a full one in this
-    # process prefetches the kept model's bindings while it extracts and stores (`readahead.prefetcher`);
+    # process extracts (`readahead.preloader`), and prefetches its bindings in a thread (the
+    # scan sent before the model is unpickled); the first incremental run after a full one in this process
+    # prefetches the kept model's bindings while it extracts and stores (`readahead.prefetcher`);
     # decided at once (`readahead.start`: the meta values read once, each file hashed once)
     preload, prefetch = (readahead.start(con, stored_at, work, removed, _changed(root, max_bytes),
                                          POOL_MIN_FILES, private, implicit)
@@ -572,7 +573,9 @@ def _index_into(con, root: str, db: str, scanned, jobs: int, progress: bool,
                            implicit)
     finally:
         if prefetch is not None:        # done by now, but for a run that failed before resolving
-            prefetch.wait()
+            prefetch.join()
+        if preload is not None:         # (its prefetch reads through a cursor of `con`)
+            preload.join()
 
 
 def _index_rest(con, root, db, scanned, jobs, progress, resolve, max_bytes, meta, private, stored_at,
@@ -638,7 +641,8 @@ def _index_rest(con, root, db, scanned, jobs, progress, resolve, max_bytes, meta
                                                  processes=_resolve_processes(jobs), private=private,
                                                  stored_at=stored_at, meta=meta,
                                                  preloaded=preload.result if preload is not None else None,
-                                                 prefetched=prefetch, implicit=implicit)
+                                                 prefetched=prefetch if preload is None else preload.prefetch,
+                                                 implicit=implicit)
         elif stale_ids:                 # rows were replaced or removed: unbind what pointed there
             _unbind_stale(con)
         elif report.changed_paths:      # only additions: nothing can point at a removed symbol

@@ -1,10 +1,10 @@
 """Work an incremental index run starts in the background before it resolves: loading the
 model another process stored (`Preload`, while a parser process extracts the changed
-files) and the kept model's first prefetch (`Prefetch`, in a thread while this one
-extracts and stores them). The indexer (`indexer._index_into`) starts what a run needs
-with `start`, which decides once for both (the database's two meta values read once, each
-file's content checked at most once); resolution (`resolve.passes.resolve_edges`) takes
-what they got.
+files) and a model's first prefetch (`Prefetch`, in a thread while this one extracts and
+stores them): the kept model's, or the loaded one's once `Preload` has it. The indexer
+(`indexer._index_into`) starts what a run needs with `start`, which decides once for both
+(the database's two meta values read once, each file's content checked at most once);
+resolution (`resolve.passes.resolve_edges`) takes what they got.
 
 `work` is the indexer's list of (scan entry, known sha) pairs; `changed(item)` says
 whether an item's content may differ from its row (it hashes the file again); `few` is the
@@ -20,36 +20,98 @@ from . import attach, store
 
 class Preload:
     """Loads the resolver's stored model when called (`resolve.stored.load`); `result`:
-    (the database's token it was loaded for, what `load` gave), None until called."""
+    (the database's token it was loaded for, what `load` gave), None until called.
+    `prefetch_for`: (the run's connection, the changed files) when the loaded model's
+    first prefetch is to run in a thread (`start` says when: as for a kept model,
+    `prefetcher`); `prefetch`: that `Prefetch` once started, else None (resolution waits
+    for it before it refreshes the model)."""
 
-    def __init__(self, stored_at: str, token: str, version: str):
+    #: seconds the loading thread leaves the prefetch's thread to send its query before it
+    #: unpickles the model (holding the interpreter lock throughout; DuckDB runs the query
+    #: without it)
+    HANDOFF = 0.001
+
+    def __init__(self, stored_at: str, token: str, version: str, prefetch_for: tuple | None = None):
         self.stored_at, self.token, self.version, self.result = stored_at, token, version, None
+        self.prefetch_for, self.prefetch = prefetch_for, None
 
     def __call__(self) -> None:
+        import time
+
         from .resolve import stored
-        self.result = (self.token, stored.load(self.stored_at, self.token, self.version))
+        found = stored.open_stored(self.stored_at, self.token, self.version)
+        if found is None:
+            self.result = (self.token, None)
+            return
+        if self.prefetch_for is not None and found.arg_names is not None:
+            # what the changed files' last resolution read (the scan of the bindings table:
+            # the largest step of the loaded model's resolution) is scanned for while the
+            # model is unpickled, and held in it once it is loaded, in a thread, while this
+            # one waits for the parser process and stores the rows (`Prefetch`)
+            con, paths = self.prefetch_for
+            self.prefetch = Prefetch(con, None, paths, names=found.arg_names)
+            if self.prefetch.going.wait(1.0):
+                time.sleep(self.HANDOFF)
+        got = None
+        try:
+            got = found.model()
+        finally:
+            self.result = (self.token, got)
+            if self.prefetch is not None:
+                self.prefetch.loaded(got[0] if got is not None and got[0].first_prefetch() else None)
+
+    def join(self) -> None:
+        """Its prefetch's thread over (nothing when none started)."""
+        if self.prefetch is not None:
+            self.prefetch.join()
 
 
 class Prefetch:
-    """The kept model's prefetch (`Model.prefetch_before`: the bindings the changed files'
+    """A model's first prefetch (`Model.prefetch_before`: the bindings the changed files'
     last resolution read) in a thread, through a cursor of its own on the run's database,
-    which sees the database as the model was built for it (the run's writes are not
-    committed before resolution waits for it, `wait`). `ok`: it ran to its end."""
+    which sees the database as the run found it (the run's writes are not committed
+    before resolution waits for it, `wait`): the kept model's (`model`), or the stored
+    one's (`names`: its argument rows' names; `model` None): its scan starts before the
+    model is loaded (`going` set as it is sent), and the rows go into the model once
+    `loaded` hands it over (none when it hands None). The rows the scan reads are those the
+    last run left: those of the files changed since the stored model was stored hang on
+    symbols it does not know yet and are dropped; its refresh reads those files' rows
+    again, as it does the run's changed files'. `ok`: it ran to its end (`wait`). Then it
+    reads the edges into the changed files' symbols for `deps.rebind` (`edges_into`), which
+    reads no model: the refresh need not wait for it."""
 
-    def __init__(self, con, model, paths: list[str]):
+    def __init__(self, con, model, paths: list[str], names: dict | None = None):
         import threading
-        self.model, self.ok = model, False
+        self.model, self.ok, self._into = model, False, None
+        self.going = threading.Event()
+        self._done = threading.Event()
+        self._loaded = threading.Event()
+        if names is None:
+            self._loaded.set()
         self._cur = attach.cursor(con)     # (an attached run's database: `attach`)
-        self._thread = threading.Thread(target=self._run, args=(paths,), name="workbench-prefetch",
+        self._thread = threading.Thread(target=self._run, args=(paths, names), name="workbench-prefetch",
                                         daemon=True)
         self._thread.start()
 
-    def _run(self, paths: list[str]) -> None:
+    def loaded(self, model) -> None:
+        """Hand over the model the rows go into (None: none, the scan's rows are let go)."""
+        self.model = model
+        self._loaded.set()
+
+    def _run(self, paths: list[str], names: dict | None) -> None:
+        from .resolve import deps, quiet
         try:
-            from .resolve import deps
-            self.model.prefetch_before(self._cur, *deps.previous_reads(self._cur, paths, self.model))
+            self._prefetch(paths, names)
             self.ok = True
         except Exception:       # resolution builds its model afresh (`resolve_edges`)
+            pass
+        finally:
+            self.going.set()
+            self._done.set()
+        try:
+            if len(paths) <= quiet.FACTS_MAX:  # (`rebind` knows the gone symbols: `quiet.Before`)
+                self._into = deps.edges_into(self._cur, paths)
+        except Exception:       # `rebind` queries the run's connection
             pass
         finally:
             try:
@@ -57,10 +119,33 @@ class Prefetch:
             except Exception:
                 pass
 
+    def _prefetch(self, paths: list[str], names: dict | None) -> None:
+        from .resolve import deps
+        files, keys = deps.previous_reads(self._cur, paths, self.model)
+        if names is None:
+            self.model.prefetch_before(self._cur, files, keys)
+            return
+        from .resolve.lazy import one_scan
+        # the paths and keys `prefetch_before` reads for a model holding no rows yet
+        p, k = sorted(set(files)), sorted(x for x in set(keys) if x)
+        scanned = one_scan(self._cur, names, p, k, going=self.going.set)
+        self._loaded.wait()
+        if self.model is not None:
+            self.model.prefetch_before(self._cur, files, keys, scanned=(p, k, scanned))
+
     def wait(self) -> bool:
-        """Whether it ran to its end, once it has."""
-        self._thread.join()
+        """Whether the prefetch ran to its end, once it has (the model is free to change then)."""
+        self._done.wait()
         return self.ok
+
+    def edges_into(self):
+        """The `deps.EdgesInto` of the changed files, once read (None when that failed)."""
+        self._thread.join()
+        return self._into
+
+    def join(self) -> None:
+        """The thread over (its cursor closed)."""
+        self._thread.join()
 
 
 class _Facts:
@@ -98,6 +183,8 @@ def start(con, stored_at: str | None, work: list, removed: list, changed: Callab
     facts = _Facts(con, work, changed, implicit)
     preload = _preloader(facts, stored_at, work, few)
     if preload is not None:
+        paths = _prefetch_paths(facts, work, removed, few, private)
+        preload.prefetch_for = (con, paths) if paths else None
         return preload, None
     return None, _prefetcher(facts, con, work, removed, few, private)
 
@@ -141,14 +228,22 @@ def prefetcher(con, work: list, removed: list, changed: Callable[[tuple], bool],
 
 
 def _prefetcher(facts: _Facts, con, work: list, removed: list, few: int, private: bool) -> Prefetch | None:
-    if private or removed or len(work) > few or any(sha is None for _, sha in work):
+    paths = _prefetch_paths(facts, work, removed, few, private)
+    if not paths:
         return None
     from .resolve import kept
-    metas = facts.metas()
-    if metas.get("resolver_version") != facts.version():
-        return None
-    model = kept.peek(metas.get("resolve_token"))
+    model = kept.peek(facts.metas().get("resolve_token"))
     if model is None or not model.first_prefetch():
         return None
-    paths = [w[0].path for w, c in zip(work, facts.flags()) if c]
-    return Prefetch(con, model, paths) if paths else None
+    return Prefetch(con, model, paths)
+
+
+def _prefetch_paths(facts: _Facts, work: list, removed: list, few: int, private: bool) -> list[str]:
+    """The files a model's first prefetch reads for: the changed ones of an incremental run
+    of a few files' edits (none added or removed) of a database this resolver version
+    resolved; none for a `private` run (it commits its rows before resolution)."""
+    if private or removed or len(work) > few or any(sha is None for _, sha in work):
+        return []
+    if facts.metas().get("resolver_version") != facts.version():
+        return []
+    return [w[0].path for w, c in zip(work, facts.flags()) if c]

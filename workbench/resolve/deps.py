@@ -40,6 +40,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 
 import pyarrow as pa
 
@@ -158,11 +159,13 @@ def needs_full(con, changed: list[str]) -> bool:
     return rows[0][0] > 0
 
 
-def affected(con, m: Model, changed: list[str], before: quiet.Before | None = None) -> set[str]:
+def affected(con, m: Model, changed: list[str], before: quiet.Before | None = None,
+             into: EdgesInto | None = None) -> set[str]:
     """Files an edit of `changed` can change the edges of (see the module doc), and the
     files holding an edge into a symbol that is gone and has no unique successor
     (`rebind`). `before`: the changed files before the edit (`quiet.before_edit`); the
-    readers of those whose edit is quiet (`quiet.quiet`) are left alone."""
+    readers of those whose edit is quiet (`quiet.quiet`) are left alone. `into`: the edges
+    into the changed files' symbols read beforehand (`edges_into`), for `rebind`."""
     chg = sorted(set(changed))
     if before is not None and before.paths != chg:
         before = None                   # not every changed file: what is gone is not known
@@ -184,7 +187,8 @@ def affected(con, m: Model, changed: list[str], before: quiet.Before | None = No
     if before is not None:
         args &= _arg_keys_removed(before.facts, after)
     names += sorted("A:" + k for k in args - _crowded(con, m, args))
-    unbound = rebind(con, gone_ids, m)
+    known = into.rows_for(gone_ids, chg) if into is not None and gone_ids is not None else None
+    unbound = rebind(con, gone_ids, m, known)
     return set(chg) | _readers(con, m, files, names) | unbound
 
 
@@ -288,7 +292,38 @@ def _deps_columns(con, m: Model | None, paths: list[str], columns: tuple[str, ..
     return [tuple(col[at[p]].as_py() for col in cols) for p in paths if p in at]
 
 
-def rebind(con, gone_ids: list[int] | None = None, m: Model | None = None) -> set[str]:
+@dataclass
+class EdgesInto:
+    """The edges into the symbols of the files `paths` (`ids`) as a cursor read them before
+    the run wrote anything (`edges_into`, in the prefetch's thread): (edge id, path, target
+    qualname) rows. The run's own writes by the time `rebind` reads them replace only
+    those files' edges, whose new rows point at their new symbols: the rows of the other
+    files are the run's (`rows_for`)."""
+    paths: list[str]
+    ids: list[int]
+    rows: list[tuple]
+
+    def rows_for(self, gone_ids: list[int], changed: list[str]) -> list[tuple] | None:
+        """`rebind`'s rows for the symbols `gone_ids` after an edit of the files `changed`,
+        when these were read for those symbols of those files (else None)."""
+        if sorted(set(changed)) != self.paths or sorted(gone_ids) != self.ids:
+            return None
+        mine = set(self.paths)
+        return [row for row in self.rows if row[1] not in mine]
+
+
+def edges_into(con, paths) -> EdgesInto:
+    """`EdgesInto` the symbols of the files `paths` as `con` reads the tables."""
+    paths = sorted(set(paths))
+    ids = sorted(r[0] for r in store.run(con, """SELECT symbol_id FROM symbols
+                                                WHERE path IN (SELECT unnest($p::VARCHAR[]))""", {"p": paths}))
+    rows = store.run(con, """SELECT edge_id, path, dst_qualname FROM edges
+                             WHERE dst_id IN (SELECT unnest($ids::BIGINT[]))""", {"ids": ids}) if ids else []
+    return EdgesInto(paths, ids, rows)
+
+
+def rebind(con, gone_ids: list[int] | None = None, m: Model | None = None,
+           rows: list[tuple] | None = None) -> set[str]:
     """Edges into a re-indexed file point at symbol ids that are gone (its symbols got new
     ids). What such an edge means changes only if its file read the edit (a file or a
     name token above, and then the file is resolved again); otherwise it keeps its target
@@ -299,14 +334,16 @@ def rebind(con, gone_ids: list[int] | None = None, m: Model | None = None) -> se
     still point nowhere. `gone_ids`: the ids of every symbol that is gone, when known
     (`Before`): the edges into them are looked up instead of scanned for. `m`: the model
     of the run, refreshed, whose symbols by qualname (`Model.with_qualnames`) stand for
-    the table's when it holds them."""
+    the table's. `rows`: the edges into `gone_ids` as the query below reads them, read
+    beforehand (`EdgesInto.rows_for`)."""
     # the edges into symbols that are gone, once (an anti join over the edges), then the
     # symbols of their qualnames only; few rows: read into Python, no temporary tables
     if gone_ids is not None:
         if not gone_ids:
             return set()
-        rows = store.run(con, """SELECT edge_id, path, dst_qualname FROM edges
-                                 WHERE dst_id IN (SELECT unnest($ids::BIGINT[]))""", {"ids": gone_ids})
+        if rows is None:
+            rows = store.run(con, """SELECT edge_id, path, dst_qualname FROM edges
+                                     WHERE dst_id IN (SELECT unnest($ids::BIGINT[]))""", {"ids": gone_ids})
     else:
         rows = store.run(con, """
             SELECT e.edge_id, e.path, e.dst_qualname FROM edges e
@@ -315,9 +352,8 @@ def rebind(con, gone_ids: list[int] | None = None, m: Model | None = None) -> se
     if not rows:
         return set()
     quals = sorted({q for _, _, q in rows if q is not None})
-    held = m.with_qualnames(quals) if m is not None else None
-    if held is not None:
-        unique = {q: ids[0] for q, ids in held.items() if len(ids) == 1}
+    if m is not None:
+        unique = {q: ids[0] for q, ids in m.with_qualnames(quals).items() if len(ids) == 1}
     else:
         unique = {q: sid for q, sid, n in store.run(con, """
                       SELECT qualname, min(symbol_id), count(*) FROM symbols
@@ -434,4 +470,5 @@ def _bit_indexes(bits: int):
         bits ^= low
 
 
-__all__ = ["provides", "provides_column", "needs_full", "affected", "previous_reads", "rebind", "write"]
+__all__ = ["provides", "provides_column", "needs_full", "affected", "previous_reads", "rebind", "write",
+           "EdgesInto", "edges_into"]

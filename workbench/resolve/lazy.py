@@ -32,6 +32,22 @@ _SCAN_COLS = ("src_id, kind, name, value, value_type, value_id, line, path, rowi
               "(kind = 'arg')::TINYINT AS is_arg")
 
 
+def one_scan(con, names: dict[str, tuple[str, ...]], paths: list[str], keys: list[str],
+             going=None) -> tuple:
+    """The scan `LazyBindings._prefetch_in_one_scan` reads through `con`: (the rows as one
+    Arrow table, columns `_SCAN_COLS`, in any order; each argument row name of `keys` in the
+    argument names `names` (`Model._arg_names`) -> its key). Needs no model but its names.
+    `going()` is called right before the query is sent."""
+    key_of = {name: key for key in keys for name in names.get(key, ())}
+    if going is not None:
+        going()
+    tbl = con.sql(f"""SELECT {_SCAN_COLS} FROM bindings
+                      WHERE CASE WHEN kind = 'arg' THEN name IN (SELECT unnest($n::VARCHAR[]))
+                                 ELSE path IN (SELECT unnest($p::VARCHAR[])) END""",
+                  params={"p": paths, "n": sorted(key_of)}).to_arrow_table().combine_chunks()
+    return tbl, key_of
+
+
 class LazyBindings:
     """Bindings per file and argument rows per callee, as evaluation reaches them: methods
     of `model.Model`."""
@@ -109,15 +125,9 @@ class LazyBindings:
         sort cost a fifth of the query), put in the bulk load's order (path, line, row id)
         here. The same rows as the two queries of `prefetch` and `_prefetch_named_args`.
         `con`: the connection to read through (default the model's)."""
-        names = self._arg_names
-        key_of = {name: key for key in keys for name in names.get(key, ())}
-        tbl = (con or self.con).sql(f"""SELECT {_SCAN_COLS} FROM bindings
-                               WHERE CASE WHEN kind = 'arg' THEN name IN (SELECT unnest($n::VARCHAR[]))
-                                          ELSE path IN (SELECT unnest($p::VARCHAR[])) END""",
-                           params={"p": paths, "n": sorted(key_of)}).to_arrow_table().combine_chunks()
-        self._take_scanned(tbl, paths, keys, key_of)
+        self._take_scanned(*one_scan(con or self.con, self._arg_names, paths, keys), paths, keys)
 
-    def _take_scanned(self, tbl, paths: list[str], keys: list[str], key_of: dict[str, str]) -> None:
+    def _take_scanned(self, tbl, key_of: dict[str, str], paths: list[str], keys: list[str]) -> None:
         """The rows of `tbl` (columns `_SCAN_COLS`: the files' rows but their argument
         rows, and the argument rows whose name `key_of` maps to a key of `keys`, in any
         order) put in the bulk load's order and held back per scope; the keys' argument
@@ -171,15 +181,20 @@ class LazyBindings:
             return False
         return self._left_by_full_run or not (self._lazy_loaded or self._pending)
 
-    def prefetch_before(self, con, paths, callee_keys) -> None:
+    def prefetch_before(self, con, paths, callee_keys, scanned: tuple | None = None) -> None:
         """`prefetch` through `con` before `refresh`, the rows read as the model was built
         (the run's own writes not yet visible to `con`: another cursor of the run's
         database): as the rows a kept model's last run loaded, which `refresh` then swaps
         for the changed files' new ones. The rows and their order are those
-        `_prefetch_in_one_scan` gives."""
+        `_prefetch_in_one_scan` gives. `scanned`: (paths, keys, what `one_scan` gave for
+        them through `con` with this model's names), made before the model was at hand (a
+        stored model being loaded, `readahead.Preload`): taken when they are the paths and
+        keys to read."""
         paths = sorted(set(paths) - self._lazy_loaded)
         keys = sorted(k for k in set(callee_keys) if k and k not in self.args_by_callee)
-        if paths or keys:
+        if scanned is not None and scanned[0] == paths and scanned[1] == keys:
+            self._take_scanned(*scanned[2], paths, keys)
+        elif paths or keys:
             self._prefetch_in_one_scan(paths, keys, con)
 
     def _prefetch_named_args(self, keys: list[str]) -> None:

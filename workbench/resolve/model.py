@@ -25,7 +25,7 @@ the rest, and import neither this module nor a language module:
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from itertools import chain
+from itertools import chain, compress
 
 from .bindings import Bindings
 from .columns import _interned, cols
@@ -260,17 +260,24 @@ class Model(Bindings, LazyBindings, Refresh):
             self._by_qual = by_qual
         return self._by_qual
 
-    def with_qualnames(self, quals) -> dict[str, list[int]] | None:
+    def with_qualnames(self, quals) -> dict[str, list[int]]:
         """Qualname -> every symbol that has it (file modules too: each file's one symbol
         without a parent, `file_module`), for the qualnames `quals` that some symbol has;
-        the tables' answer, from the model. None when `by_qual` is not built (a model loaded
-        for an incremental run: building it would cost more than asking the table)."""
+        the tables' answer, from the model. Without `by_qual` (a model loaded for an
+        incremental run, where building it would cost more), from one pass over the
+        symbols in the load order (~3-5 ms on the standard library, a query of the symbols
+        table by qualname ~10-14 ms of CPU)."""
+        want = set(quals)
+        qual = self.qual
         by_qual = self._by_qual
         if by_qual is None:
-            return None
-        want = set(quals)
+            by_qual = {}
+            if want:
+                parent = self.parent
+                for i in compress(self._sids, map(want.__contains__, map(qual.__getitem__, self._sids))):
+                    if parent[i] is not None:
+                        by_qual.setdefault(qual[i], []).append(i)
         out = {q: list(by_qual[q]) for q in want if q in by_qual}
-        qual = self.qual
         for i in self.file_module.values():
             q = qual[i]
             if q in want:

@@ -125,8 +125,9 @@ def resolve_edges(con, changed_paths=None, *, full: bool | None = None,
     with nothing to do writes none).
     `preloaded`: (token, what `stored.load(stored_at, token, ...)` gave), loaded by the
     caller beforehand; used in place of loading it when `token` is the database's.
-    `prefetched`: the caller's prefetch for the kept model (`readahead.Prefetch`), waited
-    for before the model is refreshed; one that failed part-way lets the model go.
+    `prefetched`: the caller's prefetch for the kept model or the preloaded one
+    (`readahead.Prefetch`), waited for before the model is refreshed; one that failed
+    part-way lets the model go.
     `implicit`: add the calls Python makes without a call expression (rows of resolution
     `implicit`, `setting`); None keeps the database's setting (off for a new one). A run
     whose setting differs from the one the database was resolved with resolves everything.
@@ -170,25 +171,35 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
     # for the changed files in an incremental run, let go before a full one builds its own
     found = metas.get("resolve_token")
     model = kept.take(found)
-    if prefetched is not None and not prefetched.wait() and prefetched.model is model:
+    # the prefetch of the model loaded beforehand (`preloaded`) is waited for once the texts of
+    # the files changed since it was stored are read (below), any other now
+    pre = preloaded is not None and preloaded[0] == found
+    got = preloaded[1] if pre and not full else None
+    later = prefetched is not None and model is None and got is not None and prefetched.model is got[0]
+    if prefetched is not None and not later and not prefetched.wait() and prefetched.model is model:
         model = None                    # its bindings half loaded: built afresh
     # a process keeping none (a new one): the model a run of another process stored, when the
     # database's token leads back to it, refreshed for what changed since as well
     since: set[str] = set()
     if model is None and not full:
-        got = (preloaded[1] if preloaded is not None and preloaded[0] == found
-               else stored.load(stored_at, found, want))
+        if not pre:
+            got = stored.load(stored_at, found, want)
         if got is not None:
             model, since = got
             stats.model_stored = True
     if model is not None and not full:
         try:
-            model.refresh(con, sorted(since | set(changed_paths)))
             if stats.model_stored and model.row_texts is not None:
                 # the stored texts lack the rows the logged runs' files hold now (this run's
-                # files get theirs from their facts, `quiet.quiet`)
+                # files get theirs from their facts, `quiet.quiet`); read while the loaded
+                # model's prefetch may still run (it reads none of them)
                 model.row_texts.add_files(con, sorted(since - set(changed_paths)))
-            stats.model_kept = not stats.model_stored
+            if later and not prefetched.wait():
+                model = None            # its bindings half loaded: built from the tables
+                stats.model_stored = False
+            else:
+                model.refresh(con, sorted(since | set(changed_paths)))
+                stats.model_kept = not stats.model_stored
         except Exception as exc:        # never worse than no kept model: build it afresh
             warnings.warn(f"the kept resolution model could not be refreshed ({exc!r}); loading it again")
             model = None
@@ -197,7 +208,9 @@ def _resolve_edges(con, changed_paths, full, progress: bool = False,
         model = None
         model = Model(con, bulk_bindings=full, implicit=implicit)
         model.names_stored = stored_at is not None      # (`Bindings.release_bindings`)
-    scope_paths = None if full else deps.affected(con, model, list(changed_paths), before)
+    # (the edges into the changed files' symbols, read by the prefetch's thread)
+    into = prefetched.edges_into() if prefetched is not None and prefetched.model is model else None
+    scope_paths = None if full else deps.affected(con, model, list(changed_paths), before, into)
     if scope_paths is not None:
         model.prefetch(*deps.previous_reads(con, scope_paths, model), resolving=len(scope_paths))
     res = Resolver(model, implicit=implicit)

@@ -17,6 +17,12 @@ Two files next to `DB`:
 * `DB.model.log`: one line per incremental run since (the token it found, the token it
   wrote, the files it changed), appended by the run.
 
+`DB.model` holds a header line (token, resolver version, sizes and CRCs), the argument
+rows' names (below) pickled on their own, then the rest of the model: `open_stored` reads
+the header, the log and the names, `Stored.model` the rest, so that a run can start the
+scan its prefetch needs with the names while the model is unpickled
+(`readahead.Preload`); `load` does both.
+
 A run finds a stored model usable only when the database's token leads back, line by
 line, to the model's token: every writer since was a resolving run that logged itself, so
 refreshing the stored model for every file those runs and this one changed
@@ -53,7 +59,7 @@ import pickle
 import threading
 import zlib
 
-_MAGIC = b"workbench-model 1\n"
+_MAGIC = b"workbench-model 2\n"
 
 #: a run that refreshed a stored model for more files than this stores its model anew
 #: (refreshing costs about a file's rows each; storing ~0.2 s on the standard library)
@@ -123,15 +129,18 @@ def save(path: str, token: str, model, version: str) -> bool:
     # the bindings go): a run that loads them reads the files' and callees' rows its
     # evaluation starts from in one scan, without a regular expression over every argument
     # row (`lazy._prefetch_in_one_scan`: ~0.1 s less on the standard library)
-    state["_arg_names"] = getattr(model, "_arg_names", None)
+    # (pickled before the rest, to be read first: `Stored.arg_names`)
+    names = getattr(model, "_arg_names", None)
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
         with open(tmp, "wb") as fh:
             fh.write(_MAGIC + b" " * (_HEAD_BYTES - 1) + b"\n")
+            first = _Sink(fh)
+            pickle.dump(names, first, protocol=pickle.HIGHEST_PROTOCOL)
             sink = _Sink(fh)
             pickle.dump(state, sink, protocol=pickle.HIGHEST_PROTOCOL)
-            head = json.dumps({"token": token, "version": version, "size": sink.size,
-                               "crc": sink.crc}).encode()
+            head = json.dumps({"token": token, "version": version, "names_size": first.size,
+                               "names_crc": first.crc, "size": sink.size, "crc": sink.crc}).encode()
             if len(head) >= _HEAD_BYTES:
                 raise ValueError("header too long")
             fh.seek(len(_MAGIC))
@@ -221,46 +230,98 @@ def _since(path: str, base: str, token: str) -> set[str] | None:
     return None
 
 
-def load(path: str | None, token: str | None, version: str):
-    """The stored model and the files changed since it was stored, when the database's
-    `token` leads back to it and it was stored by the resolver of `version`; else None
-    (also for a missing, truncated or corrupt file)."""
+class Stored:
+    """A stored model found usable (`open_stored`), before its bulk is unpickled: the files
+    changed since (`since`) and the argument rows' names (`arg_names`, None when it was
+    stored without them), read first, so that a run can start its prefetch's scan of the
+    bindings table meanwhile (`readahead.Preload`); `model()` unpickles the rest."""
+
+    def __init__(self, path: str, data, at: int, head: dict, since: set[str], arg_names):
+        self._path, self._data, self._at, self._head = path, data, at, head
+        self.since, self.arg_names = since, arg_names
+
+    def model(self):
+        """(the model, `since`); None for a truncated or corrupt body (also when asked again)."""
+        data, self._data = self._data, None
+        if data is None:
+            return None
+        try:
+            with data, memoryview(data)[self._at:] as body:
+                if len(body) != self._head["size"] or zlib.crc32(body) != self._head["crc"]:
+                    return None
+                state = pickle.loads(body)
+            if not isinstance(state, dict):
+                return None
+        except Exception:       # unreadable, truncated, corrupt: built from the tables instead
+            return None
+        from .quiet import RowTexts
+        from .model import Model
+        try:
+            row_texts = state.pop("row_texts", None)
+            state["_arg_names"] = self.arg_names
+            model = Model.from_state(state)
+            if row_texts is not None:
+                # the files of the logged runs hold rows these texts lack: `RowTexts.add_files`
+                # adds theirs once the model is refreshed (`passes`)
+                model.row_texts = RowTexts(row_texts)
+        except Exception:
+            return None
+        return model, self.since
+
+    def close(self) -> None:
+        """Let the file go without reading the rest."""
+        data, self._data = self._data, None
+        if data is not None:
+            data.close()
+
+
+def open_stored(path: str | None, token: str | None, version: str) -> Stored | None:
+    """The stored model as `load` finds it, its bulk not read yet (`Stored.model`); None
+    when `load` would give None for its header, log or argument names."""
     if path is None or token is None:
         return None
+    data = None
     try:
         # mapped rather than read: the pickle is read where the page cache holds it, not
         # copied first (~0.01-0.03 s of CPU on the standard library's ~36 MiB); a `save`
         # meanwhile replaces the file, and this mapping keeps the old one
-        with open(path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as data:
-            if data[:len(_MAGIC)] != _MAGIC:
-                return None
-            end = data.find(b"\n", len(_MAGIC))
-            head = json.loads(data[len(_MAGIC):end])
-            if head.get("version") != version:
-                return None
-            since = _since(path, head["token"], token)
-            if since is None:
-                return None
-            with memoryview(data)[end + 1:] as body:
-                if len(body) != head["size"] or zlib.crc32(body) != head["crc"]:
-                    return None
-                state = pickle.loads(body)
-        if not isinstance(state, dict):
+        with open(path, "rb") as fh:
+            data = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+        if data[:len(_MAGIC)] != _MAGIC:
+            data.close()
             return None
+        end = data.find(b"\n", len(_MAGIC))
+        head = json.loads(data[len(_MAGIC):end])
+        if head.get("version") != version:
+            data.close()
+            return None
+        since = _since(path, head["token"], token)
+        if since is None:
+            data.close()
+            return None
+        at = end + 1 + head["names_size"]
+        with memoryview(data)[end + 1:at] as part:
+            if len(part) != head["names_size"] or zlib.crc32(part) != head["names_crc"]:
+                data.close()
+                return None
+            names = pickle.loads(part)
+        if names is not None and not isinstance(names, dict):
+            data.close()
+            return None
+        return Stored(path, data, at, head, since, names)
     except Exception:       # unreadable, empty, truncated, corrupt: built from the tables instead
+        if data is not None:
+            data.close()
         return None
-    from .quiet import RowTexts
-    from .model import Model
-    try:
-        row_texts = state.pop("row_texts", None)
-        model = Model.from_state(state)
-        if row_texts is not None:
-            # the files of the logged runs hold rows these texts lack: `RowTexts.add_files`
-            # adds theirs once the model is refreshed (`passes`)
-            model.row_texts = RowTexts(row_texts)
-    except Exception:
-        return None
-    return model, since
 
 
-__all__ = ["path_for", "save", "record", "defer", "flush", "discard", "load", "REBASE_FILES"]
+def load(path: str | None, token: str | None, version: str):
+    """The stored model and the files changed since it was stored, when the database's
+    `token` leads back to it and it was stored by the resolver of `version`; else None
+    (also for a missing, truncated or corrupt file)."""
+    got = open_stored(path, token, version)
+    return got.model() if got is not None else None
+
+
+__all__ = ["path_for", "save", "record", "defer", "flush", "discard", "load", "open_stored", "Stored",
+           "REBASE_FILES"]

@@ -187,7 +187,7 @@ def _write_candidates(con, edge_ids: list[int] | None = None, changed: list[str]
     symbols that are gone: looked up by id instead of scanned for (an edge that has no
     candidates now and is not gone was re-resolved, so it is among `edge_ids`). `m`: the
     run's model, whose symbols by qualname (`Model.with_qualnames`) stand for the symbols
-    table's when it holds them (the changed files' qualnames, the candidates' symbols).
+    table's (the changed files' qualnames, the candidates' symbols).
     With both `before` and `m`, only the rows whose symbols a change can alter are made
     again (`_write_candidates_of`)."""
     if edge_ids is None:
@@ -216,12 +216,11 @@ def _write_candidates(con, edge_ids: list[int] | None = None, changed: list[str]
                     AND NOT EXISTS (SELECT 1 FROM symbols s WHERE s.symbol_id = c.symbol_id)"""
         prm = {}
     # the edges to redo into Python (no temporary table), then their rows deleted and rebuilt
-    if m is not None and m.with_qualnames(()) is not None:
+    if m is not None:
         defined = """
             UNION SELECT edge_id FROM call_candidates WHERE qualname IN (SELECT unnest($quals::VARCHAR[]))"""
         prm["quals"] = sorted({m.qual[i] for i in m.symbols_in(changed or [])})
     else:
-        m = None
         defined = """
             UNION SELECT c.edge_id FROM call_candidates c
                   JOIN (SELECT DISTINCT qualname FROM symbols
@@ -288,17 +287,11 @@ def _write_candidates_of(con, edge_ids: list[int], changed: list[str], before: q
 
 def _insert_candidates(con, m, cands: list[tuple]) -> None:
     """Insert the `call_candidates` rows of the (edge id, candidate qualname) pairs
-    `cands`: one per symbol of that qualname (the model's, `Model.with_qualnames`, or when
-    it holds none by qualname the table's), or one without a symbol."""
+    `cands`: one per symbol of that qualname (the model's, `Model.with_qualnames`), or one
+    without a symbol."""
     if not cands:
         return
-    quals = {q for _, q in cands}
-    held = m.with_qualnames(quals)
-    if held is None:
-        held = {}
-        for q, sid in store.run(con, """SELECT qualname, symbol_id FROM symbols
-                                       WHERE qualname IN (SELECT unnest($q::VARCHAR[]))""", {"q": sorted(quals)}):
-            held.setdefault(q, []).append(sid)
+    held = m.with_qualnames({q for _, q in cands})
     out_e, out_q, out_s = [], [], []
     for eid, q in cands:
         for sid in held.get(q) or (None,):
