@@ -19,6 +19,7 @@ from collections import defaultdict
 
 from ..gcpause import release_unused_memory
 from .columns import cols
+from .lazy import _UNGROUPED, _UNGROUPED_NO_SITES
 
 
 #: the name a scope's implicit call sites are kept under in `binds` (no name is written
@@ -75,14 +76,19 @@ class Bindings:
     _CALLEE_KEY = f"CASE WHEN kind = 'arg' THEN nullif({_ARG_KEY}, '') END"
 
     def _load_bindings(self) -> None:
-        """All bindings, grouped by scope (one query; ~0.5 s for the standard library)."""
+        """All bindings an index holds, grouped by scope (one query; ~0.5 s for the standard
+        library)."""
         if self._bind_loaded:
             return
         self._pending.clear()           # every row comes again
         self._args_unscoped = 0
+        # (not the rows no index holds: on the standard library the `implicit` ones are an
+        # eighth of the table, which the loop below would turn into Python objects to skip)
+        left = _UNGROUPED if getattr(self, "implicit", False) else _UNGROUPED_NO_SITES
         tbl = self.con.sql(f"""SELECT src_id, kind, name, value, value_type, value_id, line,
                                       {self._CALLEE_KEY} AS callee_key
-                               FROM bindings ORDER BY path, line, rowid""").to_arrow_table()
+                               FROM bindings WHERE kind NOT IN ({", ".join(f"'{k}'" for k in sorted(left))})
+                               ORDER BY path, line, rowid""").to_arrow_table()
         # the pages DuckDB's sort freed (~100 MB on the standard library), before the rows
         # become Python objects next to the Arrow copy
         release_unused_memory()

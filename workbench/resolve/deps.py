@@ -117,9 +117,15 @@ def _provides_group(con, m: Model, paths: set[str], args: dict | None = None) ->
     if args is not None:            # the model's rows (`_model_args`): no query
         for path in paths:
             mine = facts[path] if path in args else None
+            # (a key's rows, and a scope's, mostly come one after another: their token's
+            # list and the scope's qualname looked up once for them)
+            last_key = last_scope = items = sq = None
             for key, (scope, _, name, value, vtype, vid, _) in args.get(path, ()):
-                mine["a:" + key].append(
-                    f"{quals.get(scope)}|{name}|{value}|{vtype}|{quals.get(vid) if vid is not None else ''}")
+                if key is not last_key:
+                    last_key, items = key, mine["a:" + key]
+                if scope != last_scope:
+                    last_scope, sq = scope, quals.get(scope)
+                items.append(f"{sq}|{name}|{value}|{vtype}|{quals.get(vid) if vid is not None else ''}")
     elif paths:
         rows = store.run(con, f"""
             SELECT path, src_id, {_ARG_KEY}, name, value, value_type, value_id FROM bindings
@@ -137,8 +143,8 @@ def _provides_group(con, m: Model, paths: set[str], args: dict | None = None) ->
 
 
 def _digest(items: list[str]) -> str:
-    return hashlib.blake2b("\n".join(sorted(items)).encode("utf-8", "surrogatepass"),
-                           digest_size=8).hexdigest()
+    text = items[0] if len(items) == 1 else "\n".join(sorted(items))
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
 
 
 def needs_full(con, changed: list[str]) -> bool:

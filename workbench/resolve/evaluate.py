@@ -126,6 +126,11 @@ class Resolver(Members, Flows):
         self._rebound: dict[tuple, list] = {}
         # (scope, name) of a container -> whether it is a mapping (`Flows.is_mapping`)
         self._mapping: dict[tuple, bool] = {}
+        # class -> what its own methods set through `self` (`Members._attrs_of`)
+        self._own_attrs: dict[int, tuple] = {}
+        # a list of argument rows (by id, with the list) -> its rows by scope and line
+        # (`Flows._rows_at`)
+        self._at_rows: dict[int, tuple] = {}
         # what a language's rules work out once per run from the model alone (by key)
         self.lang_cache: dict = {}
         # `rules(fam)`: the `Language` rules of a family; called millions of times, so the
@@ -156,14 +161,16 @@ class Resolver(Members, Flows):
         they were found. Targets are (SYM, symbol_id) | (EXT, dotted_name) | (BUILTIN, name).
         """
         m = self.m
-        scope = m.ns(src_id)
+        # (most calls are made in a function: their scope is their source)
+        scope = src_id if m.kind.get(src_id) in NAMESPACE_KINDS else m.ns(src_id)
         if scope is None:
             return [], "unresolved"
         fam = m.fam.get(scope)
         rules = self.rules(fam)
         if m.lazy:                    # incremental runs load bindings per file
             m.ensure_bindings(m.path.get(scope))
-        text = self._callee_text(scope, text, line)
+        if line is not None and text.isidentifier():     # (else `_callee_text` keeps it as it is)
+            text = self._callee_text(scope, text, line)
         # a call written alike in the same scope earlier in the unit (two in five calls of
         # the standard library): its answer, kept for the unit. Asked again, every value it
         # was made of is memoised (the callee's for the unit, `unit_only`), so evaluating
@@ -185,7 +192,7 @@ class Resolver(Members, Flows):
         targets = []
         any_sym = False
         call_target = self.call_target
-        for v in ordered(vals):
+        for v in (vals if len(vals) < 2 else ordered(vals)):
             t = call_target(v, fam)
             if t is not None and t not in targets:
                 targets.append(t)
@@ -231,8 +238,9 @@ class Resolver(Members, Flows):
         return memo.compute(key, depth, True, self._NO_VALUE, self._eval_text, scope, text, depth, callee)
 
     def _eval_text(self, scope: int, text: str, depth: int, callee: bool = False):
-        alts = alternatives(text)
-        if len(alts) > 1:
+        # (`alternatives` of a text without a blank or an operator's character is the text
+        # itself: most texts, not asked)
+        if (" " in text or "|" in text or "&" in text or "?" in text) and len(alts := alternatives(text)) > 1:
             vals, hows = set(), []
             for a in alts:
                 v, h = self.eval_text(scope, a, depth=depth + 1)
@@ -281,7 +289,7 @@ class Resolver(Members, Flows):
             nv = set()
             if kind == "attr":
                 recv = None
-                for v in ordered(vals):
+                for v in (vals if len(vals) < 2 else ordered(vals)):
                     got, via = self.member(v, step[1], depth)
                     nv |= got
                     if v[0] == SYM and m.classmeth:
@@ -291,7 +299,7 @@ class Resolver(Members, Flows):
                     elif via == "inferred" and how in ("local", "import", "alias", "self"):
                         how = "inferred"
             elif kind == "call":
-                for v in ordered(vals):
+                for v in (vals if len(vals) < 2 else ordered(vals)):
                     if recv and recv.get(v):
                         got = self.classmethod_result(v[1], recv[v], depth)
                         if got is not None:
@@ -339,7 +347,7 @@ class Resolver(Members, Flows):
                     m.ensure_bindings(m.path.get(s))
                 if name in m.elements.get(s, _NO):
                     containers.append((CONTAINER, s, name))
-                r = self.lookup_in(s, name, depth, rules, first)
+                r = self.lookup_in(s, name, depth, rules, k)
                 if r is not None and k == "module" and any(v[0] in _FILLABLE for v in r[0]):
                     containers.extend(self.filled_inside(s, name))
                     containers.extend(ordered(self.filled_outside((SYM, s), name, depth)))
@@ -348,7 +356,9 @@ class Resolver(Members, Flows):
                         return r[0] | frozenset(containers), r[1] if r[0] else "inferred"
                     return r
             first = False
-            s = m.ns(m.parent.get(s))
+            s = m.parent.get(s)
+            if s is not None and m.kind.get(s) not in NAMESPACE_KINDS:    # (`ns`: most parents are scopes)
+                s = m.ns(s)
         if containers:
             return frozenset(containers), "inferred"
         got = rules.global_value(self, scope, m.module_of(scope), name, depth)
@@ -356,27 +366,28 @@ class Resolver(Members, Flows):
             return got
         return EMPTY, "unresolved"
 
-    def lookup_in(self, s: int, name: str, depth: int, rules, first: bool):
-        """Values `name` has in scope `s` itself, or None when `s` does not bind it."""
+    def lookup_in(self, s: int, name: str, depth: int, rules, k: str | None):
+        """Values `name` has in scope `s` (of kind `k`) itself, or None when `s` does not
+        bind it."""
         m = self.m
         defs = m.children.get(s, _NO).get(name)
         if m.lazy:                    # incremental runs load bindings per file
             m.ensure_bindings(m.path.get(s))
         rows = m.binds.get(s, _NO).get(name)
         imps = m.imports_by_scope.get(s, _NO).get(name)
-        glob = rules.declares_globals and m.kind.get(s) == "module" and rules.global_scopes(self, s, name)
+        glob = rules.declares_globals and k == "module" and rules.global_scopes(self, s, name)
         if not (defs or rows or imps or glob):
             # no definition, binding or import of the name here (most scopes asked)
-            return self._unbound_here(s, name, depth, rules, True)
+            return self._unbound_here(s, name, depth, rules, True, k)
         vals: set = set()
         how = None
         if defs:
             for d in defs:
-                k = m.kind.get(d)
-                if k in NAMESPACE_KINDS:
+                dk = m.kind.get(d)
+                if dk in NAMESPACE_KINDS:
                     vals |= self.def_values(d, depth)
                     how = "local"
-                elif k in VALUE_KINDS and rules.object_literal_members and self.holds_functions(d):
+                elif dk in VALUE_KINDS and rules.object_literal_members and self.holds_functions(d):
                     vals.add((SYM, d))       # `const api = { run() {} }`: `api.run` is a symbol
                     how = "local"
         if rows:
@@ -408,7 +419,7 @@ class Resolver(Members, Flows):
             else:
                 return EMPTY, "unresolved"
         if not vals:
-            got = self._unbound_here(s, name, depth, rules, not defs and not rows)
+            got = self._unbound_here(s, name, depth, rules, not defs and not rows, k)
             if got is not None:
                 return got
         if how is None and not vals:
@@ -418,11 +429,11 @@ class Resolver(Members, Flows):
             return None
         return frozenset(vals), how or "inferred"
 
-    def _unbound_here(self, s: int, name: str, depth: int, rules, params: bool):
-        """(values, how) of `name` in scope `s` when nothing there gave it values: a parameter
-        of a function `s` (with `params`: no definition or binding of the name in it), a
-        member of a class `s` in scope (`rules.class_members_in_scope`), or None."""
-        k = self.m.kind.get(s)
+    def _unbound_here(self, s: int, name: str, depth: int, rules, params: bool, k: str | None):
+        """(values, how) of `name` in scope `s` (of kind `k`) when nothing there gave it
+        values: a parameter of a function `s` (with `params`: no definition or binding of the
+        name in it), a member of a class `s` in scope (`rules.class_members_in_scope`), or
+        None."""
         if params and k in FUNCTION_KINDS:
             pv = self.param_values(s, name, depth)
             if pv is not None:

@@ -176,9 +176,8 @@ class Flows:
         # the argument rows read are those of `scope` (in the file being resolved): no
         # name token to note (`deps`), an edit of them is an edit of this file
         out: list = []
-        for row in m.arg_rows_in(m.path.get(scope), text.rpartition(".")[2]):
-            if row[0] != scope or row[6] != line:
-                continue
+        rows = self._rows_at(m.arg_rows_in(m.path.get(scope), text.rpartition(".")[2]))
+        for row in rows.get((scope, line), ()):
             callee, _, slot = row[2].rpartition("#")
             if callee != text or slot not in slots:
                 continue
@@ -187,6 +186,24 @@ class Flows:
                 if t is not None and t[0] == SYM and (row[3], t) not in out:
                     out.append((row[3], t))
         return out
+
+    def _rows_at(self, rows) -> dict:
+        """Argument rows `rows` (a callee name's, `Model.arg_rows_in`) by (scope, line), in
+        their order: made once per list and run (`_at_rows`; a builtin taking callbacks,
+        `sorted` or `map`, has thousands of calls, and each one looked for its own rows).
+        As `python_implicit._first_args` keeps its own."""
+        got = self._at_rows.get(id(rows))
+        if got is None or got[0] is not rows or got[1] != len(rows):
+            by: dict = {}
+            for row in rows:
+                at = (row[0], row[6])
+                held = by.get(at)
+                if held is None:
+                    by[at] = [row]
+                else:
+                    held.append(row)
+            got = self._at_rows[id(rows)] = (rows, len(rows), by)
+        return got[2]
 
     def returns_of(self, fn: int, depth: int) -> set:
         """Values function `fn` returns (or yields: a generator is a container)."""

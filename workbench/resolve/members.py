@@ -335,33 +335,48 @@ class Members:
         return got
 
     def _class_attrs(self, cls: int) -> tuple[dict[str, list[tuple]], dict[str, list[tuple]]]:
-        m = self.m
         out: dict[str, list[tuple]] = defaultdict(list)
         filled: dict[str, list[tuple]] = defaultdict(list)
+        own = self._own_attrs
         for base in self.mro(cls):
             if base[0] != SYM:
                 continue
-            b = base[1]
-            if m.lazy:                    # incremental runs load bindings per file
-                m.ensure_bindings(m.path.get(b))
-            stack = [b]
-            while stack:
-                s = stack.pop()
-                for kids in m.children.get(s, _NO).values():
-                    for c in kids:
-                        if m.kind.get(c) in FUNCTION_KINDS:
-                            stack.append(c)
-                if s == b:
-                    continue
-                selfname = self.self_name(s)
-                for head, rest, row in m.attr_binds.get(s, ()):
-                    if head == selfname and "." not in rest:
-                        out[rest].append(row)
-                if selfname:
-                    prefix = selfname + "."
-                    for key in m.elements.get(s, _NO):
-                        if key.startswith(prefix) and "." not in key[len(prefix):]:
-                            filled[key[len(prefix):]].append((CONTAINER, s, key))
+            got = own.get(base[1])
+            if got is None:
+                got = own[base[1]] = self._attrs_of(base[1])
+            for rest, rows in got[0].items():
+                out[rest].extend(rows)
+            for rest, cs in got[1].items():
+                filled[rest].extend(cs)
+        return out, filled
+
+    def _attrs_of(self, b: int) -> tuple[dict[str, list[tuple]], dict[str, list[tuple]]]:
+        """`_class_attrs` of class `b`'s own methods (and the functions inside them): the
+        model's rows alone, worked out once per class and run (`_own_attrs`; the classes
+        deriving from `b` ask for them again with every MRO holding it)."""
+        m = self.m
+        if m.lazy:                    # incremental runs load bindings per file
+            m.ensure_bindings(m.path.get(b))
+        out: dict[str, list[tuple]] = {}
+        filled: dict[str, list[tuple]] = {}
+        stack = [b]
+        while stack:
+            s = stack.pop()
+            for kids in m.children.get(s, _NO).values():
+                for c in kids:
+                    if m.kind.get(c) in FUNCTION_KINDS:
+                        stack.append(c)
+            if s == b:
+                continue
+            selfname = self.self_name(s)
+            for head, rest, row in m.attr_binds.get(s, ()):
+                if head == selfname and "." not in rest:
+                    out.setdefault(rest, []).append(row)
+            if selfname:
+                prefix = selfname + "."
+                for key in m.elements.get(s, _NO):
+                    if key.startswith(prefix) and "." not in key[len(prefix):]:
+                        filled.setdefault(key[len(prefix):], []).append((CONTAINER, s, key))
         return out, filled
 
     def self_name(self, fn: int) -> str | None:

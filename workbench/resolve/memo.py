@@ -151,14 +151,37 @@ class Memo:
         asking for a key many times, nearly always a hit, saves building the call's
         arguments."""
         got = self.local.get(key)
+        frames = self.frames
         if got is not None:
-            if self.frames:
-                self.frames[-1][1] = True
+            if frames:
+                frames[-1][1] = True
             return got
         got = self.clean.get(key)
-        if got is None or depth is not None and depth + got[1] > self.max_depth:
+        if got is None:
             return None
-        return self._take(got, depth)
+        # `_take`, written out: nearly every ask of the memo ends here (~950,000 on the
+        # standard library)
+        if not frames:
+            if depth is not None and depth + got[1] > self.max_depth:
+                return None
+            self._files |= got[2]
+            if got[3]:
+                self._names |= got[3]
+            return got[0]
+        top = frames[-1]
+        if depth is not None:
+            if depth + got[1] > self.max_depth:
+                return None
+            if depth + got[1] > top[3]:
+                top[3] = depth + got[1]
+        top[4] |= got[2]
+        names = got[3]
+        if names:
+            if top[5] is None:
+                top[5] = set(names)
+            else:
+                top[5] |= names
+        return got[0]
 
     def _take(self, got: tuple, depth: int | None):
         """The value of clean result `got` asked for at `depth`: the depth its evaluation
@@ -294,7 +317,16 @@ class Memo:
                     parent[1] = True
             if deep and deepest > parent[3]:
                 parent[3] = deepest
-        self._merge(files, names)
+            parent[4] |= files           # (`_merge`, written out)
+            if names:
+                if parent[5] is None:
+                    parent[5] = names        # (the frame's own set: read only from here on)
+                else:
+                    parent[5] |= names
+        else:
+            self._files |= files
+            if names:
+                self._names |= names
         return res
 
     def _keep(self, key, entry) -> None:

@@ -6,6 +6,8 @@ read, packed into one buffer (`_Reads`, for `deps`).
 from __future__ import annotations
 
 from array import array
+from collections import Counter
+from operator import itemgetter
 
 import pyarrow as pa
 
@@ -56,12 +58,15 @@ class _Rows:
         self.n += len(eids)
         self.edge_ids.extend(eids)
         by_res = self.by_resolution
+        for how, k in Counter(map(itemgetter(2), new)).items():
+            by_res[how] = by_res.get(how, 0) + k
         qual = self._qual
         ids, (c0, c1, c2, c3) = self._ids, self._cols
         for eid, (dst_id, dst_q, how, cands), old_id, old_q, old_r, old_c in zip(
                 eids, new, old_ids, old_qs, old_res, old_cs):
-            by_res[how] = by_res.get(how, 0) + 1
-            if (dst_id, dst_q, how, cands and list(cands) or None) != (old_id, old_q, old_r, old_c):
+            # (what the table holds, compared item by item: no two tuples made per edge)
+            if (how != old_r or dst_id != old_id or dst_q != old_q
+                    or (cands and list(cands) or None) != old_c):
                 ids.append(eid)
                 c0.append(dst_id)
                 # a symbol's own qualname is left to the write's join with `symbols` (`writeback._write_back`)
