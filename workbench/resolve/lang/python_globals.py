@@ -3,8 +3,9 @@ module `__getattr__` branches, read from the bindings rows of kinds `global` and
 `getattr_case` (which no per-scope index holds: a few hundred on the standard library),
 once per model; a refreshed model reads them again.
 
-`global_scopes` gives the functions whose bindings of a name bind their module's name
-(`Resolver.declared_values` evaluates them); `module_getattr` the value a module's
+`declared` holds, per module, the functions whose bindings of a name bind their module's
+name (`Python.global_scopes` reads it; `Resolver.declared_values` evaluates them);
+`module_getattr` the value a module's
 `__getattr__` returns for a name it compares with (`if name == "X": return ...`).
 
 A kept model carries the rows read over (`refresh`): those of the changed files' old
@@ -67,12 +68,6 @@ def refresh(m, old_ext: dict, gone_ids: set, new: list[int]) -> None:
     first id of the symbols added since (whose rows are read when the index is next needed)."""
     carry(m, old_ext, _KEPT, old_ext.get(_ROWS) if old_ext.get(_KEY) is not None else None,
           lambda rows: [r for r in rows if r[1] not in gone_ids], new)
-
-
-def global_scopes(m, mid: int, name: str):
-    """The scopes of module `mid` declaring `global name`, in source order."""
-    got = declared(m)[0].get(mid)
-    return got.get(name, ()) if got else ()
 
 
 def module_getattr(ev, mid: int, name: str, depth: int) -> set:
