@@ -16,7 +16,7 @@ import pytest
 from drift import differences
 from test_resolve_kept import _ADD, _edit, checked  # noqa: F401  (a fixture)
 from workbench.indexer import index
-from workbench.resolve import deps, kept, quiet, stored
+from workbench.resolve import changedrows, deps, kept, quiet, stored
 from workbench.resolve.model import Model
 from workbench.resolve.passes import RESOLVER_VERSION
 
@@ -222,6 +222,25 @@ def test_a_stored_model_holds_no_connection_bindings_or_caches(tmp_path, new_pro
     assert since == set() and model._texts is None
     assert sorted(blob.split(b"\n")) == sorted("\n".join(symbol_texts.values()).encode("utf-8").split(b"\n"))
     assert model.bit_of == {i: model._bits[p] for i, p in zip(model._sids, model._spaths)}
+
+
+def test_one_runs_rows_in_the_models_ext_are_not_stored(tmp_path, new_processes):
+    """The rows a refresh leaves in `ext` for its own run (the changed files' rows for
+    `deps.affected`, the argument rows of `deps.provides`) are not stored: a model stored
+    with them, as a run that failed between the refresh and `deps.affected` would leave it,
+    is loaded without them and the rest of `ext` as it was."""
+    root = _copy(tmp_path)
+    db = str(tmp_path / "inc.duckdb")
+    index(root, db, jobs=1, progress=False)
+    path, token = stored.path_for(db), _token(db)
+    model, _ = stored.load(path, token, RESOLVER_VERSION)
+    kept_ext = dict(model.ext)
+    model.ext[changedrows.KEY] = object()       # (would not even pickle)
+    model.ext["deps.arg_rows"] = {"pkg/x.py": []}
+    assert stored.save(path, token, model, RESOLVER_VERSION)
+    loaded = stored.load(path, token, RESOLVER_VERSION)[0]
+    assert changedrows.KEY not in loaded.ext and "deps.arg_rows" not in loaded.ext
+    assert loaded.ext.keys() == kept_ext.keys()
 
 
 def test_a_stored_model_without_the_argument_names_is_used_as_well(tmp_path, new_processes):

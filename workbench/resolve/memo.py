@@ -320,7 +320,9 @@ class Memo:
             parent[4] |= files           # (`_merge`, written out)
             if names:
                 if parent[5] is None:
-                    parent[5] = names        # (the frame's own set: read only from here on)
+                    # (the frame's own set, not a copy: the parent adds to it from here
+                    # on, once `compute` has kept a frozen copy of it for this key)
+                    parent[5] = names
                 else:
                     parent[5] |= names
         else:

@@ -59,11 +59,17 @@ import pickle
 import threading
 import zlib
 
+from . import changedrows
+
 _MAGIC = b"workbench-model 2\n"
 
 #: a run that refreshed a stored model for more files than this stores its model anew
 #: (refreshing costs about a file's rows each; storing ~0.2 s on the standard library)
 REBASE_FILES = 64
+
+#: keys of the model's `ext` holding one run's rows, which the next run's refresh makes again
+#: (`deps.arg_rows`; `changedrows.KEY`, which `deps.affected` takes from the refresh)
+_ONE_RUN = frozenset(("deps.arg_rows", changedrows.KEY))
 
 # the model's attributes not stored: the connection, evaluation's caches, the Arrow copies
 # and texts a kept model may hold, and what is cheaper to make again than to load
@@ -118,8 +124,8 @@ def save(path: str, token: str, model, version: str) -> bool:
     skip = set(_LEFT_OUT) | _binding_fields()
     state = {k: v for k, v in vars(model).items() if k not in skip}
     ext = state.get("ext")
-    if isinstance(ext, dict) and "deps.arg_rows" in ext:    # one run's rows, made again by a refresh
-        state["ext"] = {k: v for k, v in ext.items() if k != "deps.arg_rows"}
+    if isinstance(ext, dict) and not _ONE_RUN.isdisjoint(ext):   # one run's rows, made again by a refresh
+        state["ext"] = {k: v for k, v in ext.items() if k not in _ONE_RUN}
     # the texts the next runs' `quiet.quiet` searches, so that they need not be made from the
     # model (the symbols' texts: ~0.1 s on the standard library) nor the tables scanned
     state["_texts_blob"], state["_texts_since"] = model.symbol_texts_blob()
