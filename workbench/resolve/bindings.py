@@ -19,7 +19,7 @@ from collections import defaultdict
 
 from ..gcpause import release_unused_memory
 from .columns import cols
-from .lazy import _UNGROUPED, _UNGROUPED_NO_SITES
+from .lazy import ungrouped_kinds
 
 
 #: the name a scope's implicit call sites are kept under in `binds` (no name is written
@@ -84,7 +84,7 @@ class Bindings:
         self._args_unscoped = 0
         # (not the rows no index holds: on the standard library the `implicit` ones are an
         # eighth of the table, which the loop below would turn into Python objects to skip)
-        left = _UNGROUPED if getattr(self, "implicit", False) else _UNGROUPED_NO_SITES
+        left = ungrouped_kinds(self)
         tbl = self.con.sql(f"""SELECT src_id, kind, name, value, value_type, value_id, line,
                                       {self._CALLEE_KEY} AS callee_key
                                FROM bindings WHERE kind NOT IN ({", ".join(f"'{k}'" for k in sorted(left))})

@@ -27,6 +27,12 @@ from .columns import cols
 _UNGROUPED = frozenset({"raise", "global", "getattr_case"})
 #: and those of a model keeping no implicit sites (`Model.implicit`)
 _UNGROUPED_NO_SITES = _UNGROUPED | {"implicit"}
+
+
+def ungrouped_kinds(model) -> frozenset:
+    """The bindings kinds no index of `model` holds (`implicit` ones unless it keeps
+    implicit sites)."""
+    return _UNGROUPED if getattr(model, "implicit", False) else _UNGROUPED_NO_SITES
 # the columns `_prefetch_in_one_scan` reads
 _SCAN_COLS = ("src_id, kind, name, value, value_type, value_id, line, path, rowid AS rid, "
               "(kind = 'arg')::TINYINT AS is_arg")
@@ -237,7 +243,7 @@ class LazyBindings:
         # each distinct symbol's scope once, then the rows grouped by scope in a stable sort;
         # rows no index holds (`raise`, read from the table by the language; `implicit`
         # unless the model keeps implicit sites, `Model.implicit`) are not held back
-        ungrouped = _UNGROUPED if getattr(self, "implicit", False) else _UNGROUPED_NO_SITES
+        ungrouped = ungrouped_kinds(self)
         ids = np.array([srcs[i] if srcs[i] is not None and kinds[i] not in ungrouped else -1
                         for i in pos.tolist()], dtype=np.int64)
         uniq, inverse = np.unique(ids, return_inverse=True)
@@ -271,7 +277,7 @@ class LazyBindings:
         # numpy on the Arrow buffers, the kinds as Python texts (`pyarrow.compute`, whose
         # `dictionary_encode` would do, takes ~0.06 s of CPU to import)
         src = tbl.column("src_id").chunk(0)
-        kinds = _UNGROUPED if getattr(self, "implicit", False) else _UNGROUPED_NO_SITES
+        kinds = ungrouped_kinds(self)
         row_kinds = tbl.column("kind").to_pylist()
         held = _np_valid(src) & ~np.fromiter(map(kinds.__contains__, row_kinds), dtype=bool,
                                              count=len(row_kinds))
