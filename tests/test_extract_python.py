@@ -173,7 +173,8 @@ def f():
 
 def test_bindings_of_for_tuple_targets_and_extend():
     """`for fn, args in calls:` binds each name to its item of every element
-    (`iter_unpack`, named `fn#0` as `unpack` names it; a starred target is no name), and
+    (`iter_unpack`, named `fn#0` as `unpack` names it; a nested target names each step,
+    `a#0.0`, a starred one the items it takes, `rest#1*0`: from 1 to the end), and
     `xs.extend(v)` / `xs.extendleft(v)` add the elements of `v` to `xs` (`extend`)."""
     from workbench.extract import extract_file
     from workbench.languages import SPECS
@@ -188,8 +189,10 @@ def test_bindings_of_for_tuple_targets_and_extend():
     rows = extract_file("m.py", src, SPECS["python"])
     got = sorted((b[1], b[2], b[3], b[6]) for b in rows.bindings if b[1] in ("iter_unpack", "extend"))
     assert got == [("extend", "calls", "more", 6), ("extend", "q", "[run]", 7),
-                   ("iter_unpack", "args#1", "calls", 2), ("iter_unpack", "f#0", "calls", 8),
-                   ("iter_unpack", "fn#0", "calls", 2), ("iter_unpack", "x#1", "calls", 8)]
+                   ("iter_unpack", "a#0.0", "calls", 4), ("iter_unpack", "args#1", "calls", 2),
+                   ("iter_unpack", "b#0.1", "calls", 4), ("iter_unpack", "f#0", "calls", 8),
+                   ("iter_unpack", "fn#0", "calls", 2), ("iter_unpack", "rest#1*0", "calls", 4),
+                   ("iter_unpack", "x#1", "calls", 8)]
 
 
 def test_bindings_of_slice_assignment_are_extend_rows():
@@ -208,6 +211,26 @@ def test_bindings_of_slice_assignment_are_extend_rows():
     got = sorted((b[1], b[2], b[3], b[6]) for b in rows.bindings if b[1] in ("element", "extend"))
     assert got == [("element", "d", "f", 2), ("element", "d", "g", 3), ("element", "d.t", "g", 7),
                    ("extend", "d.t", "ys", 6), ("extend", "xs", "[f]", 4), ("extend", "xs", "ys", 5)]
+
+
+def test_unpack_slots_nested_starred_and_bracketed():
+    """Each target of an unpacking assignment is named by where it sits: one step per
+    nesting level (`c#1.1`), a step after a starred sibling counted from the end (`z#-1`),
+    the starred target by the items it takes (`y#1*1`); parenthesised and bracketed
+    targets too; comments between targets do not count."""
+    from workbench.extract import extract_file
+    from workbench.languages import SPECS
+    src = (b"def f(t):\n"
+           b"    a, (b, c) = t\n"
+           b"    x, *y, z = t\n"
+           b"    (p, q) = t\n"
+           b"    [r, (s, *u)] = t\n"
+           b"    (v,  # the first\n"
+           b"     w) = t\n")
+    rows = extract_file("m.py", src, SPECS["python"])
+    got = sorted(b[2] for b in rows.bindings if b[1] == "unpack")
+    assert got == sorted(["a#0", "b#1.0", "c#1.1", "x#0", "y#1*1", "z#-1", "p#0", "q#1",
+                          "r#0", "s#1.0", "u#1.1*0", "v#0", "w#1"])
 
 
 def test_argument_slots_count_every_named_argument_but_comments():

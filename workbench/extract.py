@@ -860,11 +860,7 @@ def _emit_bindings(data: bytes, source, callees: _Callees, binds: list, shaped: 
                 last_arg, last_slot = value, slot
             name = f"{name}#{slot}"
         elif kind in ("unpack", "iter_unpack") and target is not None:  # `a, b = f, g`: a is item 0
-            slot, sib = 0, target.prev_named_sibling
-            while sib is not None:
-                slot += sib.type != "comment"
-                sib = sib.prev_named_sibling
-            name = f"{name}#{slot}"
+            name = f"{name}#{_unpack_slot(target, anchor)}"
         kid = value.kind_id             # (cheaper than `type`, a new string each time)
         vtype_fn = types.get(kid)
         if vtype_fn is None:
@@ -881,6 +877,43 @@ def _emit_bindings(data: bytes, source, callees: _Callees, binds: list, shaped: 
 
 
 _first = itemgetter(0)
+
+
+def _unpack_slot(target, anchor) -> str:
+    """Where an unpacking target sits in what it unpacks, outermost first, one step per
+    nesting level joined by `.`: `a, (b, c) = ...` gives b `1.0`. A step after a starred
+    sibling counts from the end (`a, *b, c`: c is `-1`), and the starred target itself is
+    `first*after` (b is `1*1`: the items from 1 to the last one but 1). Comments do not count."""
+    steps = []
+    node = target
+    parent = node.parent
+    while parent is not None and parent != anchor:
+        holder = node
+        if "splat" in parent.type:      # `*b`: the starred node holds the name
+            holder, parent = parent, parent.parent
+            if parent is None or parent == anchor:
+                break
+        before, after, star = 0, 0, False
+        sib = holder.prev_named_sibling
+        while sib is not None:
+            if sib.type != "comment":
+                before += 1
+                star = star or "splat" in sib.type
+            sib = sib.prev_named_sibling
+        sib = holder.next_named_sibling
+        while sib is not None:
+            after += sib.type != "comment"
+            sib = sib.next_named_sibling
+        if holder is not node:
+            steps.append(f"{before}*{after}")
+        elif star:
+            steps.append(str(-after - 1))
+        else:
+            steps.append(str(before))
+        node, parent = parent, parent.parent
+        if parent is not None and parent == anchor:
+            break
+    return ".".join(reversed(steps)) or "0"
 
 
 def line_count_of(data: bytes) -> int:

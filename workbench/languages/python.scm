@@ -157,10 +157,28 @@
 (lambda body: (_) @bind.value @bind.return)
 (for_statement left: (identifier) @bind.target right: (_) @bind.value) @bind.iter
 (for_in_clause left: (identifier) @bind.target right: (_) @bind.value) @bind.iter
-; `for fn, args in calls:`: `fn` is item 0 of each element (name `fn#0`, as `unpack` names it)
-(for_statement left: [(pattern_list (identifier) @bind.target) (tuple_pattern (identifier) @bind.target)]
+; `for fn, args in calls:`: `fn` is item 0 of each element (name `fn#0`, as `unpack` names
+; it); `for i, (k, v) in ...`: `k` is item 1 then item 0 (`k#1.0`); two levels deep, starred
+; targets too (extract.py `_unpack_slot` writes the slots)
+(for_statement left: [(pattern_list [(identifier) @bind.target (list_splat_pattern (identifier) @bind.target)
+                       (tuple_pattern [(identifier) @bind.target (list_splat_pattern (identifier) @bind.target)])
+                       (list_pattern [(identifier) @bind.target (list_splat_pattern (identifier) @bind.target)])])
+        (tuple_pattern [(identifier) @bind.target (list_splat_pattern (identifier) @bind.target)
+                        (tuple_pattern [(identifier) @bind.target (list_splat_pattern (identifier) @bind.target)])
+                        (list_pattern [(identifier) @bind.target (list_splat_pattern (identifier) @bind.target)])])
+        (list_pattern [(identifier) @bind.target (list_splat_pattern (identifier) @bind.target)
+                       (tuple_pattern [(identifier) @bind.target (list_splat_pattern (identifier) @bind.target)])
+                       (list_pattern [(identifier) @bind.target (list_splat_pattern (identifier) @bind.target)])])]
   right: (_) @bind.value) @bind.iter_unpack
-(for_in_clause left: [(pattern_list (identifier) @bind.target) (tuple_pattern (identifier) @bind.target)]
+(for_in_clause left: [(pattern_list [(identifier) @bind.target (list_splat_pattern (identifier) @bind.target)
+                       (tuple_pattern [(identifier) @bind.target (list_splat_pattern (identifier) @bind.target)])
+                       (list_pattern [(identifier) @bind.target (list_splat_pattern (identifier) @bind.target)])])
+        (tuple_pattern [(identifier) @bind.target (list_splat_pattern (identifier) @bind.target)
+                        (tuple_pattern [(identifier) @bind.target (list_splat_pattern (identifier) @bind.target)])
+                        (list_pattern [(identifier) @bind.target (list_splat_pattern (identifier) @bind.target)])])
+        (list_pattern [(identifier) @bind.target (list_splat_pattern (identifier) @bind.target)
+                       (tuple_pattern [(identifier) @bind.target (list_splat_pattern (identifier) @bind.target)])
+                       (list_pattern [(identifier) @bind.target (list_splat_pattern (identifier) @bind.target)])])]
   right: (_) @bind.value) @bind.iter_unpack
 (with_item value: (as_pattern (_) @bind.value
                               alias: (as_pattern_target (identifier) @bind.target))) @bind.with
@@ -195,7 +213,18 @@
 ; `f(**{"cb": g})`, `f(**opts)`: an argument row with the slot `**` (`Flows._arg_flows`
 ; reads the key of the parameter it looks for)
 (argument_list (dictionary_splat "**" @bind.key [(identifier) (attribute) (dictionary) (call)] @bind.value)) @shape.arg
-(assignment left: (pattern_list (identifier) @bind.target) right: (_) @bind.value) @bind.unpack
+; `a, b = f, g` / `(a, b) = ...` / `[a, b] = ...`, nested and starred as in a `for` above
+; (`a, (b, c) = ...`: `c#1.1`; `a, *b, c = ...`: `b#1*1`, `c#-1`)
+(assignment left: [(pattern_list [(identifier) @bind.target (list_splat_pattern (identifier) @bind.target)
+                       (tuple_pattern [(identifier) @bind.target (list_splat_pattern (identifier) @bind.target)])
+                       (list_pattern [(identifier) @bind.target (list_splat_pattern (identifier) @bind.target)])])
+        (tuple_pattern [(identifier) @bind.target (list_splat_pattern (identifier) @bind.target)
+                        (tuple_pattern [(identifier) @bind.target (list_splat_pattern (identifier) @bind.target)])
+                        (list_pattern [(identifier) @bind.target (list_splat_pattern (identifier) @bind.target)])])
+        (list_pattern [(identifier) @bind.target (list_splat_pattern (identifier) @bind.target)
+                       (tuple_pattern [(identifier) @bind.target (list_splat_pattern (identifier) @bind.target)])
+                       (list_pattern [(identifier) @bind.target (list_splat_pattern (identifier) @bind.target)])])]
+  right: (_) @bind.value) @bind.unpack
 ; Implicit calls (`implicit` rows, read by `resolve/lang/python_implicit.py`): the operand
 ; whose class's dunder method an operator, a subscript or a `with` runs, named by the
 ; operator as written (`/`, `==`, `in`: the right operand; `[`: a subscript read, `=`: a

@@ -165,7 +165,8 @@ class Bindings:
                 if not name:
                     continue
                 into = binds[scope]
-                if kind == "iter_unpack" and sites and name.endswith("#0"):   # one site per `for`
+                # one site per `for`: its first target's (`#0`, nested `#0.0`)
+                if kind == "iter_unpack" and sites and not name.rpartition("#")[2].strip("0."):
                     _site(into, "iter", value, line)
                 name = name.rpartition("#")[0]
             elif kind == "implicit":        # (kept only for a run adding implicit rows)

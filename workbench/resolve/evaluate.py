@@ -48,6 +48,7 @@ _FILLABLE = (LITERAL, BUILTIN_INST)
 _NO: dict = {}      # the default of the model's dict-of-dicts lookups (read only: never filled)
 #: binding kinds whose value may read the name they bind (`x = [x]`, `for x in x.kids`)
 _REBINDS = frozenset({"assign", "unpack", "iter", "iter_unpack", "with"})
+_UNPACKS = frozenset({"unpack", "iter_unpack"})
 #: the first character of a name read as what it held before its rebinding (`prior_values`):
 #: a letter no identifier of real code starts with
 PRIOR = "\u1d56"
@@ -446,9 +447,19 @@ class Resolver(Members, Flows):
 
     def _rebind(self, s: int, name: str, rows: list) -> list:
         """The binding rows of `name` in scope `s`, those reading the name itself read as
-        `_from_prior` rewrites them; kept per scope and name for the run."""
-        got = [self._from_prior(r, name) if r[1] in _REBINDS and name in (r[3] or "") else r
-               for r in rows]
+        `_from_prior` rewrites them; kept per scope and name for the run. A starred target
+        unpacking the name itself (`first, *args = args`, as `unittest`'s assert contexts
+        take their arguments apart) is left out: the name keeps what it held before (the
+        other targets read that too), where taking the rest of it would need to know which
+        binding comes first."""
+        got = []
+        for r in rows:
+            if r[1] in _REBINDS and name in (r[3] or ""):
+                own = self._from_prior(r, name)
+                if own is not r and r[1] in _UNPACKS and "*" in r[2].rpartition("#")[2]:
+                    continue
+                r = own
+            got.append(r)
         self._rebound[(s, name)] = got
         return got
 
@@ -485,8 +496,10 @@ class Resolver(Members, Flows):
             return self.lookup(scope, name, depth)
         vals: set = set()
         rules = self.rules(m.fam.get(s))
-        for row, own in zip(rows, self._rebound.get((s, name)) or self._rebind(s, name, rows)):
-            if own is row and not (rules.require_imports and rules.skip_binding(self, s, name, row)):
+        rebound = self._rebound.get((s, name)) or self._rebind(s, name, rows)
+        own = {id(r) for r in rebound}     # the rows `_rebind` kept as they are
+        for row in rows:
+            if id(row) in own and not (rules.require_imports and rules.skip_binding(self, s, name, row)):
                 vals |= self.binding_values(row, depth)
         for d in m.children.get(s, _NO).get(name, ()):
             if m.kind.get(d) in NAMESPACE_KINDS:
@@ -578,6 +591,35 @@ class Resolver(Members, Flows):
         """The value a definition binds its name to."""
         return self.rules(self.m.fam.get(d)).definition_values(self, d, depth)
 
+    def _unpacked(self, vals, step: str, depth: int) -> set:
+        """What one unpacking step takes of each of `vals`: item `i` (`-1`: the last), or
+        for a starred target (`first*after`) a list of the items between."""
+        first, star, after = step.partition("*")
+        slot = int(first)
+        out: set = set()
+        for v in ordered(vals):
+            if v[0] == LITERAL:
+                items = literal_items(v[2]) or ()
+                if star:                      # `a, *b, c = f, g, h, k`: b is `[g, h]`
+                    end = len(items) - int(after)
+                    if slot <= end:
+                        out.add((LITERAL, v[1], "[" + ", ".join(items[slot:end]) + "]"))
+                elif -len(items) <= slot < len(items):
+                    out |= set(self.eval_text(v[1], items[slot], depth=depth + 1)[0])
+            elif star:                        # `first, *rest = args` of a `*args`: from 1 on
+                if v[0] == ARGS and after == "0":
+                    out.add((ARGS, v[1], v[2] + slot))
+                continue                      # of anything else: which items is not known
+            elif v[0] == VIEW and v[2] == "pair":     # `for k, f in d.items()`
+                if slot in (0, 1):
+                    out |= self.elements_of((VIEW, v[1], "values" if slot else "keys"), depth + 1)
+            elif v[0] == ARGS:                # a stored `*item`: the argument in that place
+                if slot >= 0:
+                    out |= self.arg_at(v[1], v[2] + slot, depth + 1)
+            else:
+                out |= self.elements_of(v, depth + 1)
+        return out
+
     def binding_values(self, row: tuple, depth: int) -> set:
         scope, kind, name, value, vtype, vid, line = row
         if vid is not None:
@@ -591,27 +633,18 @@ class Resolver(Members, Flows):
                 out |= self.iter_values(v, depth + 1)
             return out
         if kind in ("unpack", "iter_unpack"):     # `a, b = f, g`: item `slot` of the value
-            slot = int(name.rpartition("#")[2] or 0)
+            if vtype == "assignment":         # `a, b = c, d = f, g`: of the last value
+                value = split_top(value, (" = ",))[-1]
             vals, _ = self.eval_text(scope, value, depth=depth + 1)
             if kind == "iter_unpack":         # `for a, b in v`: of each element of the value
                 elems: set = set()
                 for v in ordered(vals):
                     elems |= self.iter_values(v, depth + 1)
                 vals = elems
-            out = set()
-            for v in ordered(vals):
-                if v[0] == LITERAL:
-                    items = literal_items(v[2]) or ()
-                    if slot < len(items):
-                        out |= set(self.eval_text(v[1], items[slot], depth=depth + 1)[0])
-                elif v[0] == VIEW and v[2] == "pair":     # `for k, f in d.items()`
-                    if slot < 2:
-                        out |= self.elements_of((VIEW, v[1], "values" if slot else "keys"), depth + 1)
-                elif v[0] == ARGS:            # a stored `*item`: the argument in that place
-                    out |= self.arg_at(v[1], v[2] + slot, depth + 1)
-                else:
-                    out |= self.elements_of(v, depth + 1)
-            return out
+            # one step per nesting level (`a, (b, c) = ...`: c is `1.1`, extract's `_unpack_slot`)
+            for step in (name.rpartition("#")[2] or "0").split("."):
+                vals = self._unpacked(vals, step, depth)
+            return vals
         if kind == "declare":                 # a declared type: `Foo x = ...`, `var x Foo`
             t = declared_type(value)
             if not t:
