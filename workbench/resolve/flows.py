@@ -393,11 +393,18 @@ class Flows:
             for x in ordered(self.eval_text(v[1], v[2], depth=depth + 1)[0]):
                 out |= self.iter_values(x, depth + 1)
             return out
-        # INST: what its `__iter__` returns
+        # INST: the elements of what its `__iter__` returns: an iterator of the repository
+        # (`return self`, as `shlex.shlex` and `fileinput.FileInput` are written) gives what
+        # its `__next__` returns
         r = self.mro_lookup(v[1], "__iter__")
         if r is not None and r[0] == SYM:
             out = set()
             for x in ordered(self.returns_of(r[1], depth + 1)):
+                if x[0] == INST:
+                    nxt = self.mro_lookup(x[1], "__next__")
+                    if nxt is not None and nxt[0] == SYM and self.m.kind.get(nxt[1]) in FUNCTION_KINDS:
+                        out |= self.returns_of(nxt[1], depth + 1)
+                        continue
                 out |= self.iter_values(x, depth + 1)
             return out
         return set()

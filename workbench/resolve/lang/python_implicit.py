@@ -43,6 +43,7 @@ BUILTIN_CALLS: dict[str, tuple] = {
     "dir": ("__dir__",),
 }
 _NO: dict = {}
+_NEXT = ("__next__",)
 #: subscript rows consumed by an assignment or a `del` of the same subscript (the query
 #: captures `d[k]` there as a read too)
 _STORES = ("=", "del")
@@ -86,6 +87,10 @@ def scope_sites(ev, scope: int, sites) -> list[tuple[str, int, tuple]]:
                 continue
             for t in instance_methods(ev, scope, value, tried, 0):
                 out.append((f"{value}.{ev.m.name[t[1]]}"[:200], line, t))
+                if name == "iter" and can_run(ev, _NEXT):
+                    # the loop then runs the `__next__` of the iterator `__iter__` returns
+                    for n in _found(ev, ev.returns_of(t[1], 1), _NEXT):
+                        out.append((f"{value}.__next__"[:200], line, n))
     return out
 
 
