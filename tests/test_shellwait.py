@@ -43,7 +43,9 @@ def test_without_a_message_the_wait_still_ends_at_its_timeout_with_empty():
     with pytest.raises(Empty):
         asyncio.run(sliced(ch.get_msg, 0.1)(timeout=0.35))
     assert 0.35 <= time.monotonic() - t0 < 5
-    assert sum(ch.polls) == pytest.approx(0.35, abs=0.05)     # the same total, in slices
+    # in slices, none past the deadline (each slice is what is left of the timeout: a
+    # loaded machine's late wake-ups make the slices sum to less, never more)
+    assert all(0 <= t <= 0.1 for t in ch.polls) and sum(ch.polls) <= 0.35 + 1e-9
 
 
 def test_a_sync_channel_and_no_timeout_are_handled():
