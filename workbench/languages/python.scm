@@ -134,9 +134,14 @@
   arguments: (argument_list . (_) @bind.value .)) @bind.extend
 (named_expression name: (identifier) @bind.target value: (_) @bind.value) @bind.assign
 (return_statement (_) @bind.value) @bind.return
-; a bare `raise NotImplementedError` (no call): the scope is a template method's step
-; (`Python.abstract_method`)
-(raise_statement (identifier) @bind.value (#eq? @bind.value "NotImplementedError")) @bind.raise
+; a lambda returned in parentheses (`return (lambda x: x + 1)`): a row of its own, whose value
+; is the lambda, as for an assignment
+(return_statement (parenthesized_expression (lambda) @bind.value)) @bind.return
+; a name or an attribute raised without a call (`raise E`, `raise mod.Error from e`: the value
+; raised, not the cause): a class raised so is instantiated, its `__init__` runs (an implicit
+; site, `python_implicit`); a bare `raise NotImplementedError` makes the scope a template
+; method's step (`Python.abstract_method`)
+(raise_statement . [(identifier) (attribute)] @bind.value) @bind.raise
 ; `global x` in a function: the function's bindings of `x` bind the module's `x` (a row per
 ; name, value the name; `Python.global_scopes` reads them from the table)
 (global_statement (identifier) @bind.value) @bind.global

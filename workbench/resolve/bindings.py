@@ -26,8 +26,9 @@ from .lazy import ungrouped_kinds
 #: so): its `implicit` rows (operators, subscripts, `with`) and one per `for` (`iter`, the
 #: first `iter_unpack` of a statement), flat, three items a site: the operator as written
 #: (`iter` for a `for`), the operand, the line. Not rows: tens of thousands of 7-tuples
-#: of the standard library's would stay in memory for the whole evaluation.
-#: `Language.implicit_sites` reads them
+#: of the standard library's would stay in memory for the whole evaluation. Its `raise`
+#: rows (a name or attribute raised without a call, `raise E`) are sites whatever the
+#: setting (a few hundred in the standard library). `Language.implicit_sites` reads them
 IMPLICIT_SITES = "<implicit>"
 
 
@@ -71,8 +72,11 @@ class Bindings:
         self._left_by_full_run = True   # (`lazy.first_prefetch`)
         release_unused_memory()         # what the bindings took, for the writes that follow
 
-    # the callee's last name, computed by DuckDB (`self.items.append#0` -> `append`)
-    _ARG_KEY = "regexp_extract(name, '([A-Za-z_$][A-Za-z0-9_$]*)[^A-Za-z0-9_$#]*#[^#]*$', 1)"
+    # the callee's last name, computed by DuckDB (`self.items.append#0` -> `append`); for a
+    # callee that is a call's result, that call's (`lru_cache(maxsize=None)#0` -> `lru_cache`:
+    # `Flows._arg_flows` reads them as arguments of what `lru_cache` returns, `_returned_by`)
+    _ARG_KEY = ("coalesce(nullif(regexp_extract(name, '^(?:[A-Za-z0-9_$]*[.])*([A-Za-z_$][A-Za-z0-9_$]*)[(].*[)]#[^#]*$', 1), ''), "
+                "regexp_extract(name, '([A-Za-z_$][A-Za-z0-9_$]*)[^A-Za-z0-9_$#]*#[^#]*$', 1))")
     _CALLEE_KEY = f"CASE WHEN kind = 'arg' THEN nullif({_ARG_KEY}, '') END"
 
     def _load_bindings(self) -> None:
@@ -172,6 +176,9 @@ class Bindings:
             elif kind == "implicit":        # (kept only for a run adding implicit rows)
                 if sites:
                     _site(binds[scope], name, value, line)
+                continue
+            elif kind == "raise":           # (kept whatever the setting)
+                _site(binds[scope], "raise", value, line)
                 continue
             else:
                 if kind == "return":

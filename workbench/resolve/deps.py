@@ -56,6 +56,7 @@ _DECORATED = FUNCTION_KINDS | CLASS_KINDS
 # the callee's last name of an `arg` binding row, as `Model` computes it
 _ARG_KEY = Model._ARG_KEY
 # ... and in Python, for the rows of `quiet.facts` (the same leftmost match)
+_CALL_KEY_RE = re.compile(r"^(?:[A-Za-z0-9_$]*[.])*([A-Za-z_$][A-Za-z0-9_$]*)[(].*[)]#[^#]*$")
 _ARG_KEY_RE = re.compile(r"([A-Za-z_$][A-Za-z0-9_$]*)[^A-Za-z0-9_$#]*#[^#]*$")
 
 
@@ -226,7 +227,7 @@ def _arg_rows_of(rows: Counter) -> Counter:
     out: Counter = Counter()
     for row, n in rows.items():
         if row[0] == "b" and row[2] == "arg":
-            got = _ARG_KEY_RE.search(row[3] or "")
+            got = _CALL_KEY_RE.search(row[3] or "") or _ARG_KEY_RE.search(row[3] or "")
             if got:
                 out[(got.group(1), *row[1:7])] += n
     return out

@@ -15,7 +15,8 @@ call's line, its target as for a call of those functions (`_target_row`: one, or
 several as `candidates`). The calls the code makes without a call expression (an operator
 running a method of the operand's class, a `with`, a `for`, `len(x)`:
 `Language.implicit_sites`, `Language.implicit_calls`) give its *implicit rows* the same
-way, resolution `implicit` (`_implicit_sites`), in a run that adds them (`setting`). Neither is a call expression of the file:
+way, resolution `implicit` (`_implicit_sites`), in a run that adds them (`setting`; a class
+raised without a call, `raise E`, in every run). Neither is a call expression of the file:
 the write adds them to the edges table (`writeback`), and evaluation never reads them back.
 """
 from __future__ import annotations
@@ -42,7 +43,8 @@ def _evaluate(m: Model, res: Resolver, part_rows, spans: dict, imports_of: dict,
     add_file = out.add_file
     names = ("edge_id", "src_id", "kind", "dst_name", "line", "dst_id", "dst_qualname", "resolution",
              "candidates")
-    imps: list | None = [] if res.implicit else None     # (`setting`)
+    found: list = []                    # a file's implicit rows (`raise E`: whatever the setting)
+    imps: list | None = found if res.implicit else None     # those of its calls (`setting`)
     for path in paths:
         res.memo.begin_unit()
         imp_edge: dict[tuple, tuple] = {}
@@ -61,11 +63,10 @@ def _evaluate(m: Model, res: Resolver, part_rows, spans: dict, imports_of: dict,
                                   for src, kind, dst_name, line in zip(srcs, kinds, dst_names, lines)])
             if cbs:
                 _callback_rows(m, res, path, cbs, out)
-        if imps is not None:
-            _implicit_sites(m, res, path, imps)
-        if imps:
-            _added_rows(m, res, path, imps, out, "implicit")
-            imps.clear()
+        _implicit_sites(m, res, path, found)
+        if found:
+            _added_rows(m, res, path, found, out, "implicit")
+            found.clear()
         reads.add(path, *res.memo.end_unit())
         if tick is not None:
             tick(b - a)

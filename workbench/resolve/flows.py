@@ -8,7 +8,8 @@ alternate constructor called through a subclass), what a container holds
 and what iterating it gives (`iter_values`: a mapping's keys, `keys_of`, when
 `is_mapping` says it is one), one position of a stored `*args` tuple (`arg_at`), a function's
 parameters (`params`, parsed once per signature) and their values (`param_values`: an
-annotation, a default, or the arguments passed at the evident call sites, `_arg_flows`),
+annotation, a default, or the arguments passed at the evident call sites, `_arg_flows`,
+those passed to the result of a call of a function returning it among them, `_returned_by`),
 and the repository functions a call hands to a builtin that calls them
 (`passed_callbacks`: `sorted(xs, key=f)`, read from `Language.callback_params`).
 
@@ -17,6 +18,8 @@ The methods use the state `Resolver.__init__` sets (`m`, `memo`, `rules`, `read_
 through `self`; this module imports neither the evaluator nor any language module.
 """
 from __future__ import annotations
+
+import re
 
 from .exprs import first_arg, literal_items, literal_pairs, match_bracket, split_top, string_value
 from .kinds import CLASS_KINDS, FUNCTION_KINDS
@@ -30,6 +33,17 @@ _NO: dict = {}      # the default of the model's dict-of-dicts lookups (read onl
 #: (fixed: incremental runs rely on it, `deps._crowded`)
 PARAM_FLOW_CAP = 60
 ARG_ROWS_MAX = PARAM_FLOW_CAP * 4
+#: a callee written as a call of a name (`lru_cache(maxsize=None)`, `self.make()`): its
+#: argument rows are kept under that name (`Model._ARG_KEY`), not under what it returns
+_CALL_HEAD = re.compile(r"(?:[A-Za-z0-9_$]*[.])*[A-Za-z_$][A-Za-z0-9_$]*[(]")
+
+
+def _of_call(name: str) -> bool:
+    """Whether argument row `name` is of a call of a call's result (`f(...)(x)`)."""
+    callee = name.rpartition("#")[0]
+    return callee[-1:] == ")" and _CALL_HEAD.match(callee) is not None
+
+
 #: values an attribute's container filled from outside leaves out (`_elements_of`)
 _FOREIGN = frozenset({EXT, EXT_RESULT, BUILTIN, BUILTIN_INST})
 _HOLDERS = frozenset({CONTAINER, LITERAL, ARGS, ELEMENTS, INST, VIEW})    # values `elements_of` looks into
@@ -491,6 +505,14 @@ class Flows:
         rows = []
         for n in names:
             rows.extend(m.arg_rows(n))
+        own = len(rows)
+        for n in self._returned_by(fn):    # `lru_cache(maxsize=None)(f)` calls what it returns
+            got = m.arg_rows(n)
+            if len(got) > ARG_ROWS_MAX:     # (followed by none, as for a name of `fn`)
+                self.read_name("A:" + n)
+                continue
+            names.append(n)
+            rows.extend(r for r in got if _of_call(r[2]))
         if len(rows) > ARG_ROWS_MAX:
             # too many calls by those names to follow: nothing, whatever they pass, and
             # so after any edit that leaves that many calls to one of them (``A:NAME``,
@@ -507,9 +529,14 @@ class Flows:
         explicit_self = rules.explicit_self
         out: set = set()
         checked = 0
-        for row in rows:
+        for i, row in enumerate(rows):
             scope, _, name, value, vtype, vid, _line = row
             callee, _, slot = name.rpartition("#")
+            # the rows of `fn`'s own names are their calls (`f(x)`), not those of the
+            # result of a call (`f(...)(x)`, kept under the name too): those count for a
+            # function returning `fn` (taken above)
+            if i < own and _of_call(name):
+                continue
             splat = slot == "**"          # `f(**{"cb": g})`, `f(**opts)`
             if slot.isdigit():
                 pos = int(slot)
@@ -548,6 +575,28 @@ class Flows:
                 else:
                     out |= self.binding_values(row, depth + 1)
         return out
+
+    def _returned_by(self, fn: int) -> list[str]:
+        """The names of the functions of `fn`'s file that return it by its name (`return
+        decorating_function` in `functools.lru_cache`, `return func2`): a call of their
+        result, `lru_cache(maxsize=None)(f)` (an argument row `lru_cache(maxsize=None)#0`,
+        kept under `lru_cache`), may call `fn`. Each file's returns read once per run, by
+        the name returned."""
+        m = self.m
+        path = m.path.get(fn)
+        by_file = self.lang_cache.setdefault("flows.returned_by", {})
+        index = by_file.get(path)
+        if index is None:
+            index = by_file[path] = {}
+            if m.lazy:
+                m.ensure_bindings(path)
+            returns = m.returns
+            for s in m.symbols_in((path,)):
+                for row in returns.get(s, ()):
+                    index.setdefault(row[3], set()).add(s)
+        self.memo.read(fn)
+        got = index.get(m.name[fn])
+        return sorted({m.name[s] for s in got if s != fn}) if got else []
 
     def keyword_values(self, fn: int, key: str, depth: int) -> frozenset:
         """What `fn`'s call sites pass under keyword `key` to its `**` parameter (`KWARGS`),

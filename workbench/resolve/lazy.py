@@ -22,9 +22,9 @@ from .. import store
 from ..insert import np_ints
 from .columns import cols
 
-#: bindings kinds `Bindings._add_rows` puts in no index (`raise`: `Python.abstract_method`
-#: reads them from the table)
-_UNGROUPED = frozenset({"raise", "global", "getattr_case"})
+#: bindings kinds `Bindings._add_rows` puts in no index (the language reads them from the
+#: table)
+_UNGROUPED = frozenset({"global", "getattr_case"})
 #: and those of a model keeping no implicit sites (`Model.implicit`)
 _UNGROUPED_NO_SITES = _UNGROUPED | {"implicit"}
 
@@ -241,7 +241,7 @@ class LazyBindings:
         if not isinstance(self.binds, _Deferred):
             self._defer_tables()
         # each distinct symbol's scope once, then the rows grouped by scope in a stable sort;
-        # rows no index holds (`raise`, read from the table by the language; `implicit`
+        # rows no index holds (`global`, read from the table by the language; `implicit`
         # unless the model keeps implicit sites, `Model.implicit`) are not held back
         ungrouped = ungrouped_kinds(self)
         ids = np.array([srcs[i] if srcs[i] is not None and kinds[i] not in ungrouped else -1

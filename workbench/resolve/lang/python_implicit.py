@@ -5,7 +5,9 @@ name the module does not define.
 
 The sites are bindings rows: kind `implicit` (the query file's operator, subscript and
 `with` captures: the operand, named by the operator as written), `iter` / `iter_unpack`
-(`for x in v`: `v.__iter__`), and the argument rows of a call of a builtin (`len#0`).
+(`for x in v`: `v.__iter__`), and the argument rows of a call of a builtin (`len#0`);
+and, whatever the setting, kind `raise`: a class raised without a call (`raise E`) is
+instantiated, its `__init__` runs (`raised_inits`).
 A site gives an edge only when its operand evaluates to an instance of a class of the
 repository whose MRO defines the method before any class outside the repository does
 (`Resolver.mro_lookup`): `i + 1` on an int, or a class inheriting `__eq__` from `dict`,
@@ -70,6 +72,9 @@ def scope_sites(ev, scope: int, sites) -> list[tuple[str, int, tuple]]:
         name, value, line = sites[i], sites[i + 1], sites[i + 2]
         if not value:
             continue
+        if name == "raise":
+            out.extend((f"{value}.__init__"[:200], line, t) for t in raised_inits(ev, scope, value))
+            continue
         if name in STATEMENTS:
             if name == "with" and (line, value) in asyncs:
                 continue                # (the `async with` row says it)
@@ -92,6 +97,35 @@ def scope_sites(ev, scope: int, sites) -> list[tuple[str, int, tuple]]:
                     for n in _found(ev, ev.returns_of(t[1], 1), _NEXT):
                         out.append((f"{value}.__next__"[:200], line, n))
     return out
+
+
+def raised_inits(ev, scope: int, text: str) -> list[tuple]:
+    """`raise E`, a class raised without a call: Python instantiates it, running the
+    `__init__` its MRO gives (`Python.constructor`: a function of the repository found
+    before any class outside it), as `E()` would: [(SYM, id)] for each class `text`
+    evaluates to in `scope`. An instance raised (`raise exc`, `except E as e: raise e`),
+    a builtin exception, a class whose `__init__` is outside the repository or one that
+    is no exception (an `Enum` raised is a `TypeError`, never instantiated): none."""
+    m = ev.m
+    out: list = []
+    for v in ordered(ev.eval_text(scope, text, depth=1)[0]):
+        if v[0] != SYM or m.kind.get(v[1]) not in CLASS_KINDS or not _exception_class(ev, v[1]):
+            continue
+        ctor = ev.rules(m.fam.get(v[1])).constructor(ev, v[1])
+        if ctor is not None and (SYM, ctor) not in out:
+            out.append((SYM, ctor))
+    return out
+
+
+#: how the names of exception classes outside the repository end (`Exception`, `OSError`,
+#: `StopIteration`, `KeyboardInterrupt`, `ExceptionGroup`, `requests.HTTPError`)
+_EXCEPTION_ENDINGS = ("Exception", "Error", "Warning", "Exit", "Interrupt", "Iteration", "ExceptionGroup")
+
+
+def _exception_class(ev, cls: int) -> bool:
+    """Whether class `cls` is an exception: its MRO holds a class outside the repository
+    named as one (`_EXCEPTION_ENDINGS`)."""
+    return any(b[0] != SYM and b[1].rpartition(".")[2].endswith(_EXCEPTION_ENDINGS) for b in ev.mro(cls))
 
 
 def defined(ev) -> frozenset:
