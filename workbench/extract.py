@@ -911,8 +911,6 @@ def _unpack_slot(target, anchor) -> str:
         else:
             steps.append(str(before))
         node, parent = parent, parent.parent
-        if parent is not None and parent == anchor:
-            break
     return ".".join(reversed(steps)) or "0"
 
 
