@@ -19,6 +19,7 @@ from collections import defaultdict
 
 from ..gcpause import release_unused_memory
 from .columns import cols
+from .kinds import CLASS_KINDS, FUNCTION_KINDS
 from .lazy import ungrouped_kinds
 
 
@@ -30,6 +31,10 @@ from .lazy import ungrouped_kinds
 #: rows (a name or attribute raised without a call, `raise E`) are sites whatever the
 #: setting (a few hundred in the standard library). `Language.implicit_sites` reads them
 IMPLICIT_SITES = "<implicit>"
+#: what `aliased_names` keeps the names of
+_CODE_KINDS = FUNCTION_KINDS | CLASS_KINDS
+#: the value types of `passed_rows_of_path`
+_NAMED_VALUES = frozenset(("identifier", "attribute"))
 
 
 class Bindings:
@@ -65,6 +70,7 @@ class Bindings:
         self.exports = defaultdict(dict)
         self.receivers = {}
         self.args_by_callee = defaultdict(list)
+        self._args_by_path = None
         self._strings, self._ints = {}, {}
         self._lazy_tbl = None
         self._lazy_loaded = set()
@@ -231,6 +237,33 @@ class Bindings:
         if (not self.lazy or self._bind_loaded or path is None or self._lazy_tbl is not None
                 or callee_name in self.args_by_callee):
             return self.arg_rows(callee_name)
+        return self._path_args(path).get(callee_name, ())
+
+    def passed_rows_of_path(self, path: str | None) -> list:
+        """The argument rows (with a callee key) of the calls made in file `path` that pass
+        a name or an attribute (`run(func)`, `run(self.handle)`): an incremental run reads
+        that file's rows (as `arg_rows_in`), a full run groups the rows it holds by file
+        once (`_args_by_path`, dropped with the bindings)."""
+        if path is None:
+            return []
+        if self.lazy and not self._bind_loaded:
+            return [row for rows in self._path_args(path).values() for row in rows
+                    if row[4] in _NAMED_VALUES]
+        self.ensure_bindings(None)
+        by_path = self._args_by_path
+        if by_path is None or by_path[0] is not self.args_by_callee:
+            grouped: dict = defaultdict(list)
+            path_of = self.path
+            for rows in self.args_by_callee.values():
+                for row in rows:
+                    if row[4] in _NAMED_VALUES:
+                        grouped[path_of.get(row[0])].append(row)
+            by_path = self._args_by_path = (self.args_by_callee, grouped)
+        return by_path[1].get(path, [])
+
+    def _path_args(self, path: str) -> dict:
+        """The argument rows of the calls made in `path` by callee key, read from the table
+        once per file and run (kept in `ext`, which a refresh starts afresh)."""
         by_path = self.ext.setdefault("bindings.args_in", {})
         got = by_path.get(path)
         if got is None:
@@ -246,7 +279,34 @@ class Bindings:
                 scope = ns(src)
                 if scope is not None and key:
                     got.setdefault(key, []).append((scope, kind, name, value, vtype, vid, line))
-        return got.get(callee_name, ())
+        return got
+
+
+def aliased_names(m, paths, at, values, vids) -> dict[str, frozenset]:
+    """`Model.aliased_in` of the files `paths` from their assignment and argument rows of a
+    name or an attribute (`at`, `values`: the file, the value's text) and of a lambda (its
+    id in `vids`, the value None): path -> the names of its functions and classes read as
+    a value there (by the last name) and the ids of its lambdas assigned to a name."""
+    read: dict[str, set] = {}
+    for path, value, vid in zip(at, values, vids):
+        got = read.get(path)
+        if got is None:
+            got = read[path] = set()
+        if value is not None:
+            got.add(value.rpartition(".")[2])
+        elif vid is not None:
+            got.add(vid)
+    out: dict[str, frozenset] = {}
+    kind, name = m.kind, m.name
+    for path in paths:
+        got = read.get(path)
+        if not got:
+            continue
+        mine = frozenset(x for x in got if x.__class__ is int) | {
+            name[s] for s in m.symbols_in((path,)) if kind.get(s) in _CODE_KINDS and name.get(s) in got}
+        if mine:
+            out[path] = mine
+    return out
 
 
 def _put(rows_by_name: dict, name: str, row: tuple) -> None:
