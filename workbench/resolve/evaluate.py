@@ -646,7 +646,7 @@ class Resolver(Members, Flows):
                 for v in ordered(vals):
                     elems |= self.iter_values(v, depth + 1)
                 vals = elems
-            # one step per nesting level (`a, (b, c) = ...`: c is `1.1`, extract's `_unpack_slot`)
+            # one step per nesting level (`a, (b, c) = ...`: c is `1.1`, `bindrows.unpack_slot`)
             for step in (name.rpartition("#")[2] or "0").split("."):
                 vals = self._unpacked(vals, step, depth)
             return vals
