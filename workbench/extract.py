@@ -8,14 +8,14 @@ and is tested without DuckDB.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
-from operator import itemgetter
+from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from tree_sitter import QueryCursor
 
 from .languages.doctext import comment_summary, docstring_summary
 from .languages import LanguageSpec, module_path
+from .bindrows import doc_order, emit_bindings
 from .compiled_queries import compiled
 
 MAX_SIGNATURE = 240
@@ -151,14 +151,14 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
                     got = shape_at[kid] = shapes.get(container.type)
                 if got is not None and (found := got.rows(container)):
                     # anchored as the pattern's own rows are; each row carries the last node
-                    # its shape matched (`_merge_shaped` orders by it)
+                    # its shape matched (`bindrows` orders by it)
                     anchor = caps[role[2]][0]
                     target = caps.get("bind.target")
                     head = (anchor.start_byte, got.kind, anchor, target[0] if target else None)
                     for row in found:
                         binds.append(head + row)
                     shaped.add(head[0])
-        if code == _BIND:               # call-graph bindings, see _emit_bindings
+        if code == _BIND:               # call-graph bindings, see bindrows.emit_bindings
             value = caps.get("bind.value")
             if value:
                 anchor = caps[role[2]][0]
@@ -363,7 +363,7 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
         resolved: dict = {}             # (scope, callee) -> (symbol, how): the same answer
         bounds, inner, inner_idx = scopes.bounds, scopes.inner, scopes.inner_idx
         names = resolver.names
-        calls.sort(key=_doc_order)      # an enclosing callee (`super().f`) before `super`
+        calls.sort(key=doc_order)      # an enclosing callee (`super().f`) before `super`
         append = edges.append
         for n in calls:
             a = n.start_byte
@@ -401,7 +401,7 @@ def extract_file(path: str, data: bytes, spec: LanguageSpec) -> FileRows:
         edges.append((src.idx if src is not None else 0, "imports", target[:MAX_DST_NAME], None,
                       line, "unresolved"))
     if binds:
-        _emit_bindings(data, source, callees, binds, shaped, items, scopes, rows)
+        emit_bindings(data, source, callees, binds, shaped, items, scopes, rows, MAX_DST_NAME)
     return rows
 
 
@@ -729,38 +729,6 @@ def _role_of(caps: dict) -> tuple:
             bind_kind is not None and "bind.args" in caps)
 
 
-def _merge_shaped(binds: list, shaped: set) -> None:
-    """Put the shape rows (sorted by anchor start with the rest) where query patterns' rows
-    would be: rows of one anchor start come in the order in which their matches completed,
-    each at the last node it matched (the node that starts last; the outer one of two that
-    start together), a query pattern's row first at the same node. Only positions holding
-    both kinds of rows need it; each kind keeps its own order."""
-    for pos in shaped.intersection([b[0] for b in binds if b[6] is None]):
-        i = bisect_left(binds, pos, key=_first)
-        j = bisect_right(binds, pos, key=_first)
-        run = binds[i:j]
-        from_query = [b for b in run if b[6] is None]
-        if not from_query or len(from_query) == len(run):
-            continue
-        merged, k = [], 0
-        from_shapes = [b for b in run if b[6] is not None]
-        for b in from_query:
-            at = max(_doc_order(n) for n in (b[3], b[4], b[5]) if n is not None)
-            while k < len(from_shapes) and _doc_order(from_shapes[k][6]) < at:
-                merged.append(from_shapes[k])
-                k += 1
-            merged.append(b)
-        merged.extend(from_shapes[k:])
-        binds[i:j] = merged
-
-
-def _doc_order(node) -> tuple:
-    """Document (pre-)order of a node: by start, an enclosing node before what it holds."""
-    return node.start_byte, -node.end_byte
-# value node types that define a function whose body may identify it (`x = lambda: ...`)
-_FUNCTION_VALUE_WORDS = ("function", "lambda", "closure", "func_literal", "method")
-
-
 def _label_anonymous(items: list[_Def]) -> None:
     """Name `@definition.lambda` symbols `<lambdaN>`, N counted from 1 in source order
     within the enclosing definition (the module when there is none)."""
@@ -807,111 +775,6 @@ def _label_qualified(data: bytes, items: list[_Def], rules: dict, labels: dict) 
         last = rule[0] + _collapse(_text(data, part.start_byte, part.end_byte)) if part is not None else (
             _text(data, n.start_byte, n.end_byte))
         d.label = "::".join(parts + [last])
-
-
-def _emit_bindings(data: bytes, source, callees: _Callees, binds: list, shaped: set,
-                   items: list[_Def], scopes: _ScopeFinder, rows: FileRows) -> None:
-    """Rows of the `bindings` table from `@bind.<kind>` matches: the enclosing symbol,
-    the kind, the name bound (`callee#index` / `callee#keyword` for call arguments), the
-    value expression as written, its node type, and the symbol it defines (lambdas).
-    `binds` holds (anchor start, kind, anchor, target, value, key, None) per match with a
-    value and (..., last node matched) per child shape row (anchor starts in `shaped`);
-    `source` and `callees` read expressions as `_Callees` says."""
-    def_at = {(d.node.start_byte, d.node.end_byte): d.idx for d in items}
-    for d in items:                     # `x = function () {...}`: the value is the def's body owner
-        if d.body is not None:
-            def_at.setdefault(("body", d.body.start_byte, d.body.end_byte), d.idx)
-    def_starts = {k[0] for k in def_at}     # most values start no definition: one int lookup
-    binds.sort(key=_first)
-    if shaped:
-        _merge_shaped(binds, shaped)
-    bounds, inner_idx = scopes.bounds, scopes.inner_idx
-    cap = 2 * MAX_DST_NAME              # read no more of an expression than can be kept
-
-    types: dict[int, tuple] = {}       # node kind id -> (type, whether a function value)
-    append = rows.bindings.append
-    last_target, last_name = None, None
-    last_pos, sidx, line = -1, 0, 0
-    last_arg, last_slot = None, 0       # the previous positional argument of `last_target`
-    for pos, kind, anchor, target, value, key, _ in binds:
-        if pos != last_pos:             # binds of one anchor (a call's arguments) in a row:
-            sidx = inner_idx[bisect_right(bounds, pos)]     # scope and line depend on its start
-            line = anchor.start_point[0] + 1
-            last_pos = pos
-        if target is None:
-            name = None
-        elif target == last_target:     # the arguments of one call share its callee
-            name = last_name
-        else:
-            a, b = target.start_byte, target.end_byte
-            name = last_name = callees[source[a:b if b - a <= cap else a + cap]]
-            last_target, last_arg = target, None
-        if kind == "arg":
-            if key is not None:
-                slot = _text(data, key.start_byte, key.end_byte)
-            else:                       # named siblings before it, comments aside; counted
-                slot, sib = 0, value.prev_named_sibling     # on from the call's previous one
-                while sib is not None:
-                    if last_arg is not None and sib == last_arg:
-                        slot += last_slot + 1
-                        break
-                    slot += sib.type != "comment"
-                    sib = sib.prev_named_sibling
-                last_arg, last_slot = value, slot
-            name = f"{name}#{slot}"
-        elif kind in ("unpack", "iter_unpack") and target is not None:  # `a, b = f, g`: a is item 0
-            name = f"{name}#{_unpack_slot(target, anchor)}"
-        kid = value.kind_id             # (cheaper than `type`, a new string each time)
-        vtype_fn = types.get(kid)
-        if vtype_fn is None:
-            vtype = value.type
-            vtype_fn = types[kid] = (vtype, any(w in vtype for w in _FUNCTION_VALUE_WORDS))
-        vtype, fn = vtype_fn
-        vs, ve = value.start_byte, value.end_byte
-        vid = def_at.get((vs, ve)) if vs in def_starts else None
-        if vid is None and fn:
-            body = value.child_by_field_name("body")
-            if body is not None:
-                vid = def_at.get(("body", body.start_byte, body.end_byte))
-        append((sidx, kind, name, callees[source[vs:ve if ve - vs <= cap else vs + cap]], vtype, vid, line))
-
-
-_first = itemgetter(0)
-
-
-def _unpack_slot(target, anchor) -> str:
-    """Where an unpacking target sits in what it unpacks, outermost first, one step per
-    nesting level joined by `.`: `a, (b, c) = ...` gives b `1.0`. A step after a starred
-    sibling counts from the end (`a, *b, c`: c is `-1`), and the starred target itself is
-    `first*after` (b is `1*1`: the items from 1 to the last one but 1). Comments do not count."""
-    steps = []
-    node = target
-    parent = node.parent
-    while parent is not None and parent != anchor:
-        holder = node
-        if "splat" in parent.type:      # `*b`: the starred node holds the name
-            holder, parent = parent, parent.parent
-            if parent is None or parent == anchor:
-                break
-        before, after, star = 0, 0, False
-        sib = holder.prev_named_sibling
-        while sib is not None:
-            if sib.type != "comment":
-                before += 1
-                star = star or "splat" in sib.type
-            sib = sib.prev_named_sibling
-        sib = holder.next_named_sibling
-        while sib is not None:
-            after += sib.type != "comment"
-            sib = sib.next_named_sibling
-        if holder is not node:
-            steps.append(f"{before}*{after}")
-        elif star:
-            steps.append(str(-after - 1))
-        else:
-            steps.append(str(before))
-        node, parent = parent, parent.parent
-    return ".".join(reversed(steps)) or "0"
 
 
 def line_count_of(data: bytes) -> int:

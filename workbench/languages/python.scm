@@ -164,7 +164,7 @@
 (for_in_clause left: (identifier) @bind.target right: (_) @bind.value) @bind.iter
 ; `for fn, args in calls:`: `fn` is item 0 of each element (name `fn#0`, as `unpack` names
 ; it); `for i, (k, v) in ...`: `k` is item 1 then item 0 (`k#1.0`); two levels deep, starred
-; targets too (extract.py `_unpack_slot` writes the slots)
+; targets too (`bindrows.unpack_slot` writes the slots)
 (for_statement left: [(pattern_list [(identifier) @bind.target (list_splat_pattern (identifier) @bind.target)
                        (tuple_pattern [(identifier) @bind.target (list_splat_pattern (identifier) @bind.target)])
                        (list_pattern [(identifier) @bind.target (list_splat_pattern (identifier) @bind.target)])])

@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from .exprs import alternatives, literal_items, parse_chain, split_top, string_value
+from .exprs import alternatives, literal_entries, literal_items, parse_chain, split_top, string_value
 from .flows import PARAM_FLOW_CAP, Flows
 from .kinds import CLASS_KINDS, FUNCTION_KINDS, NAMESPACE_KINDS, VALUE_KINDS
 from .lang import rules_of
@@ -599,12 +599,17 @@ class Resolver(Members, Flows):
         out: set = set()
         for v in ordered(vals):
             if v[0] == LITERAL:
-                items = literal_items(v[2]) or ()
+                items = literal_entries(v[2]) or ()
+                # places are known before the first starred entry, and counted from the
+                # end after the last (`a, b = *xs, g`: neither is known)
+                stars = [i for i, e in enumerate(items) if e[:1] == "*"]
+                known_to = stars[0] if stars else len(items)
+                known_from = stars[-1] + 1 if stars else 0
                 if star:                      # `a, *b, c = f, g, h, k`: b is `[g, h]`
                     end = len(items) - int(after)
-                    if slot <= end:
+                    if slot <= end and slot <= known_to and end >= known_from:
                         out.add((LITERAL, v[1], "[" + ", ".join(items[slot:end]) + "]"))
-                elif -len(items) <= slot < len(items):
+                elif (0 <= slot < known_to) or (slot < 0 and len(items) + slot >= known_from):
                     out |= set(self.eval_text(v[1], items[slot], depth=depth + 1)[0])
             elif star:                        # `first, *rest = args` of a `*args`: from 1 on
                 if v[0] == ARGS and after == "0":
@@ -641,7 +646,7 @@ class Resolver(Members, Flows):
                 for v in ordered(vals):
                     elems |= self.iter_values(v, depth + 1)
                 vals = elems
-            # one step per nesting level (`a, (b, c) = ...`: c is `1.1`, extract's `_unpack_slot`)
+            # one step per nesting level (`a, (b, c) = ...`: c is `1.1`, `bindrows.unpack_slot`)
             for step in (name.rpartition("#")[2] or "0").split("."):
                 vals = self._unpacked(vals, step, depth)
             return vals

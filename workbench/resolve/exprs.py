@@ -120,21 +120,34 @@ def _alternatives(text: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=65536)
-def literal_items(text: str) -> tuple[str, ...] | None:
-    """Values of a list/tuple/set/dict/object literal written as text; None if not one."""
+def literal_entries(text: str) -> tuple[str, ...] | None:
+    """Entries of a list/tuple/set/dict/object literal written as text, in order; None if
+    not one. A dict's values stand for its entries; a starred entry (`*xs`, JS `...xs`)
+    is kept as ``*xs``: it stands for any number of items, so the places after it are
+    unknown. A dict's `**d` is left out."""
     s = text.strip()
     if len(s) < 2 or s[0] not in "[({" or match_bracket(s, 0) != len(s):
         return None
     out = []
     for part in split_top(s[1:-1], (",",)):
-        if part.startswith(("**", "...")):
+        if part.startswith("**"):
+            continue
+        if part.startswith("..."):
+            out.append("*" + part[3:])
             continue
         kv = split_top(part, (":",))
-        v = kv[-1] if len(kv) == 2 else part
-        if v.startswith("*"):
-            continue
-        out.append(v)
+        out.append(kv[-1] if len(kv) == 2 else part)
     return tuple(out)
+
+
+@lru_cache(maxsize=65536)
+def literal_items(text: str) -> tuple[str, ...] | None:
+    """Values of a list/tuple/set/dict/object literal written as text; None if not one.
+    Starred entries are left out (`literal_entries` keeps them)."""
+    entries = literal_entries(text)
+    if entries is None:
+        return None
+    return tuple(e for e in entries if e[:1] != "*")
 
 
 @lru_cache(maxsize=65536)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from .bindings import IMPLICIT_SITES
-from .exprs import first_arg, literal_items, literal_pairs, match_bracket, split_top, string_value
+from .exprs import first_arg, literal_entries, literal_pairs, match_bracket, split_top, string_value
 from .kinds import CLASS_KINDS, FUNCTION_KINDS
 from .values import (ARGS, BOUND, BUILTIN, BUILTIN_INST, CONTAINER, CONTAINER_CALL, ELEMENTS,
                      EMPTY, EXT, EXT_RESULT, INST, KWARGS, LITERAL, MODULE, SYM, VIEW, Param, declared_type, ordered)
@@ -406,10 +406,13 @@ class Flows:
                 out = {x for x in out if x[0] not in _FOREIGN}
             return out
         if t == LITERAL:
-            items = literal_items(v[2]) or ()
             out = set()
-            for it in items:
-                out |= set(self.eval_text(v[1], it, depth=depth + 1)[0])
+            for it in literal_entries(v[2]) or ():
+                if it[:1] == "*":             # `(*self.params, last)`: the items of params
+                    for x in ordered(self.eval_text(v[1], it[1:], depth=depth + 1)[0]):
+                        out |= self.iter_values(x, depth + 1)
+                else:
+                    out |= set(self.eval_text(v[1], it, depth=depth + 1)[0])
             return out
         if t == ARGS:
             ps = self.params(v[1]) or []
