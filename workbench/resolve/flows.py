@@ -703,7 +703,8 @@ class Flows:
             self.memo.read(cls)
         if kind == "lambda":                                          # `x = lambda ...`
             for row in self._alias_index(path)[1].get(fn, ()):
-                todo.append((row[2], row[0], path, None))
+                if "." not in row[2]:
+                    todo.append((row[2], row[0], path, None))
         fam = m.fam.get(fn)
         explicit_self = self.rules(fam).explicit_self
         seen = 0
@@ -717,8 +718,8 @@ class Flows:
                     continue
                 # a name assigned a parameter holding `fn` holds it too; one assigned
                 # another name is checked where it is called (the shift then unknown)
-                if shift is not None and row[3] != name:
-                    continue
+                if shift is not None and row[3] != name or "." in row[2]:
+                    continue        # (an attribute set, `self.cb = func`: not followed)
                 item = (row[2], row[0], at, shift)
                 if item not in todo and len(todo) < self.ALIAS_NAMES_MAX:
                     todo.append(item)
