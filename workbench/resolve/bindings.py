@@ -31,7 +31,7 @@ from .lazy import ungrouped_kinds
 #: rows (a name or attribute raised without a call, `raise E`) are sites whatever the
 #: setting (a few hundred in the standard library). `Language.implicit_sites` reads them
 IMPLICIT_SITES = "<implicit>"
-#: what `aliased_names` keeps the names of
+#: what `aliased_rows` keeps the rows of
 _CODE_KINDS = FUNCTION_KINDS | CLASS_KINDS
 #: the value types of `passed_rows_of_path`
 _NAMED_VALUES = frozenset(("identifier", "attribute"))
@@ -282,30 +282,42 @@ class Bindings:
         return got
 
 
-def aliased_names(m, paths, at, values, vids) -> dict[str, frozenset]:
-    """`Model.aliased_in` of the files `paths` from their assignment and argument rows of a
-    name or an attribute (`at`, `values`: the file, the value's text) and of a lambda (its
-    id in `vids`, the value None): path -> the names of its functions and classes read as
-    a value there (by the last name) and the ids of its lambdas assigned to a name."""
-    read: dict[str, set] = {}
-    for path, value, vid in zip(at, values, vids):
-        got = read.get(path)
-        if got is None:
-            got = read[path] = set()
-        if value is not None:
-            got.add(value.rpartition(".")[2])
-        elif vid is not None:
-            got.add(vid)
-    out: dict[str, frozenset] = {}
+def aliased_rows(m, paths, c: dict) -> dict[str, tuple]:
+    """`Model.aliased_in` of the files `paths` from bindings rows `c` (columns as lists:
+    src_id, kind, name, value, value_type, value_id, line, path; in path and line order),
+    of which the assignments and arguments of a name or an attribute ending in a name of a
+    function or class of the same file, and the assignments of a lambda to a name, count."""
+    defined: dict = {}
     kind, name = m.kind, m.name
-    for path in paths:
-        got = read.get(path)
-        if not got:
+    ns = m.ns
+    out: dict[str, tuple] = {}
+    for src, k, n, value, vtype, vid, line, path in zip(
+            c["src_id"], c["kind"], c["name"], c["value"], c["value_type"], c["value_id"], c["line"], c["path"]):
+        if path not in paths or k not in ("assign", "arg"):
             continue
-        mine = frozenset(x for x in got if x.__class__ is int) | {
-            name[s] for s in m.symbols_in((path,)) if kind.get(s) in _CODE_KINDS and name.get(s) in got}
-        if mine:
-            out[path] = mine
+        if vtype == "lambda":
+            if k != "assign" or vid is None or not n or "." in n:
+                continue
+            key, at = vid, 1
+        elif vtype in _NAMED_VALUES and value:
+            if k == "assign" and (not n or "." in n):
+                continue
+            names = defined.get(path)
+            if names is None:
+                names = defined[path] = {name[s] for s in m.symbols_in((path,)) if kind.get(s) in _CODE_KINDS}
+            key = value.rpartition(".")[2]
+            if key not in names:
+                continue
+            at = 0 if k == "assign" else 2
+        else:
+            continue
+        scope = ns(src)
+        if scope is None:
+            continue
+        got = out.get(path)
+        if got is None:
+            got = out[path] = ({}, {}, {})
+        got[at].setdefault(key, []).append((scope, k, n, value, vtype, vid, line))
     return out
 
 

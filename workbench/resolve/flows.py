@@ -28,6 +28,7 @@ from .values import (ARGS, BOUND, BUILTIN, BUILTIN_INST, CONTAINER, CONTAINER_CA
                      EMPTY, EXT, EXT_RESULT, INST, KWARGS, LITERAL, MODULE, SYM, VIEW, Param, declared_type, ordered)
 
 _NO: dict = {}      # the default of the model's dict-of-dicts lookups (read only: never filled)
+_NO_ROWS = (_NO, _NO, _NO)     # (`Model.aliased_in` of a file with none)
 #: argument rows followed per parameter at most (`_arg_flows`: those of the first calls
 #: that could pass it, in file order; the default of `Resolver`'s `param_flow_cap`), and
 #: the rows by a function's names (and its decorators) beyond which it follows none
@@ -662,27 +663,30 @@ class Flows:
     def callee_aliases(self, fn: int, depth: int) -> frozenset:
         """Other names a call may reach function `fn` by, as (name, the scope holding it,
         its file, the shift a call by it passes `fn`'s arguments with, or None when the
-        callee is to be evaluated): names assigned it in its own file (`c = func`, `handler
-        = self.handle`, a lambda bound to a name), the parameters it is passed to there
-        (`run(func)`, `obj.m(self.handle, ...)`, `run(c)`), and in turn the names assigned
-        those and the parameters those are passed to, in the files of the functions taking
-        them (shutil's `rmtree(path, onerror)` handing `onerror` on to `_rmtree_unsafe`);
-        `fn`'s own names with no scope. Only for a function whose file reads its name as a
-        value (`Model.aliased_in`): every other one has none, at a lookup's cost."""
+        callee is to be evaluated): names assigned it in its own file (`c = func`, a lambda
+        bound to a name), the parameters it is passed to there (`run(func)`,
+        `obj.m(self.handle, ...)`, `run(c)`), and in turn the names assigned those and the
+        parameters those are passed to, in the files of the functions taking them
+        (shutil's `rmtree(path, onerror)` handing `onerror` on to `_rmtree_unsafe`); `fn`'s
+        own names with no scope. Only for a function whose file reads its name as a value
+        (`Model.aliased_in`, kept with the model): every other one has none, at a lookup's
+        cost."""
         m = self.m
         path = m.path.get(fn)
         if path is None:
             return EMPTY
         self.memo.read(fn)
         kind = m.kind.get(fn)
-        read = m.aliased_in(path)
+        rows = m.aliased_in(path)
         if kind == "lambda":
-            if fn not in read:
+            if rows is None or fn not in rows[1]:
                 return EMPTY
-        elif m.name[fn] not in read:
+        elif rows is None or (m.name[fn] not in rows[0] and m.name[fn] not in rows[2]):
             cls = m.enclosing_class(fn) if kind in ("method", "constructor") else None
-            if cls is None or m.name[fn] not in ("__init__", "constructor") \
-                    or m.name[cls] not in m.aliased_in(m.path.get(cls)):
+            if cls is None or m.name[fn] not in ("__init__", "constructor"):
+                return EMPTY
+            rows = m.aliased_in(m.path.get(cls))
+            if rows is None or (m.name[cls] not in rows[0] and m.name[cls] not in rows[2]):
                 return EMPTY
         return self.memo(("alias", fn), depth, True, EMPTY, self._callee_aliases, fn, depth)
 
@@ -702,9 +706,8 @@ class Flows:
             todo.append((m.name[cls], None, m.path[cls], None))      # `make = Job` then `make(f)`
             self.memo.read(cls)
         if kind == "lambda":                                          # `x = lambda ...`
-            for row in self._alias_index(path)[1].get(fn, ()):
-                if "." not in row[2]:
-                    todo.append((row[2], row[0], path, None))
+            for row in (m.aliased_in(path) or _NO_ROWS)[1].get(fn, ()):
+                todo.append((row[2], row[0], path, None))
         fam = m.fam.get(fn)
         explicit_self = self.rules(fam).explicit_self
         seen = 0
@@ -712,7 +715,8 @@ class Flows:
         while i < len(todo):
             name, within, at, shift = todo[i]
             i += 1
-            assigned, _, passed = self._alias_index(at)
+            # `fn`'s own names: the rows kept with the model; other names: their file's
+            assigned, _, passed = (m.aliased_in(at) or _NO_ROWS) if within is None else self._alias_index(at)
             for row in assigned.get(name, ()):
                 if within is not None and not self._inside(row[0], within):
                     continue
@@ -736,6 +740,8 @@ class Flows:
                 # what the call passes: `fn` (with the shift its calls then take)?
                 if shift is not None:
                     passes = (shift,) if row[3] == name else ()
+                elif row[3] == name and self._param_named(scope, name):
+                    passes = ()         # (a parameter of that name, not `fn`)
                 else:
                     passes = {self._shift(v, explicit_self)
                               for v in ordered(self.eval_text(scope, row[3], depth=depth + 1)[0])
@@ -766,6 +772,19 @@ class Flows:
                             todo.append(item)
         return frozenset(todo)
 
+    def _param_named(self, scope, name: str) -> bool:
+        """Whether `name` read in `scope` is a parameter of it or of a function around it."""
+        m = self.m
+        while scope is not None:
+            k = m.kind.get(scope)
+            if k in FUNCTION_KINDS:
+                if any(p.name == name for p in self.params(scope) or ()):
+                    return True
+            elif k not in CLASS_KINDS:
+                return False
+            scope = m.parent.get(scope)
+        return False
+
     def _inside(self, scope, within: int) -> bool:
         """Whether `scope` is `within` or nested in it."""
         parent = self.m.parent
@@ -775,9 +794,10 @@ class Flows:
 
     def _alias_index(self, path: str) -> tuple:
         """The rows of file `path` that may give a function another name, once per file and
-        run: assignments of a name or an attribute by the last name assigned, of a lambda
-        by its id, and arguments written as a name or an attribute by that last name; each
-        in the file's order (full and incremental runs take the same first ones)."""
+        run: assignments to a name of a name or an attribute by the last name assigned,
+        of a lambda by its id, and arguments written as a name or an attribute by that last
+        name; each in the file's order (full and incremental runs take the same first
+        ones)."""
         by_file = self.lang_cache.setdefault("flows.aliases", {})
         got = by_file.get(path)
         if got is not None:
@@ -791,7 +811,7 @@ class Flows:
         binds = m.binds
         for sid in m.symbols_in((path,)):
             for name, rows in (binds.get(sid) or _NO).items():
-                if name == IMPLICIT_SITES:      # (no rows: the scope's implicit sites)
+                if name == IMPLICIT_SITES or "." in name:   # (implicit sites: no rows)
                     continue
                 for row in rows:
                     if row[1] != "assign":

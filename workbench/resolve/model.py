@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from itertools import chain, compress
 
-from .bindings import Bindings, aliased_names
+from .bindings import Bindings, aliased_rows
 from .columns import _interned, cols
 from .kinds import CALL_TARGET_KINDS, CLASS_KINDS, NAMESPACE_KINDS
 from .lang import FAMILIES, family_of, rules_of
@@ -35,7 +35,6 @@ from .lazy import LazyBindings, _BindingRows
 from .refresh import Refresh
 from .values import set_rank
 
-_NONE: frozenset = frozenset()
 
 
 class Model(Bindings, LazyBindings, Refresh):
@@ -100,34 +99,37 @@ class Model(Bindings, LazyBindings, Refresh):
             # a full run asks for it anyway: built now, next to the other indexes, it does not
             # sit among the bindings and the memo, whose memory is let go after evaluation
             self.by_qual
-        # path -> its functions' and classes' names its assignments and arguments read as
-        # a value, and its lambdas assigned a name (`aliased_in`): made once, kept with the
-        # model, a changed file's made again by `refresh`
-        self._aliased: dict[str, frozenset] | None = None
+        # path -> the rows of it that read one of its functions or classes as a value
+        # (`aliased_in`): made once, kept with the model, a changed file's made again by
+        # `refresh`
+        self._aliased: dict[str, tuple] | None = None
         self._init_bindings(bulk_bindings)
         if bulk_bindings:
             self.aliased_in(None)       # (before a full run's helpers fork)
 
-    # the rows `aliased_in` reads: assignments and arguments of a name or an attribute,
-    # assignments of a lambda
-    _ALIASED = """SELECT DISTINCT path,
-                         CASE WHEN value_type = 'lambda' THEN NULL ELSE value END AS value,
-                         CASE WHEN value_type = 'lambda' THEN value_id END AS value_id
-                  FROM bindings WHERE kind IN ('assign', 'arg')
-                  AND value_type IN ('identifier', 'attribute', 'lambda')
-                  AND (kind = 'assign' OR value_type <> 'lambda')"""
+    # the rows `aliased_in` keeps (`bindings.aliased_rows` keeps those reading a name of
+    # their file's functions and classes): arguments and assignments to a name (not an
+    # attribute) of a name or an attribute, assignments of a lambda to a name
+    _ALIASED = """SELECT src_id, kind, name, value, value_type, value_id, line, path FROM bindings
+                  WHERE kind IN ('assign', 'arg') AND value_type IN ('identifier', 'attribute', 'lambda')
+                  AND (kind = 'arg' AND value_type <> 'lambda' OR kind = 'assign' AND name NOT LIKE '%.%')
+                  AND (value_type = 'lambda' OR regexp_extract(value, '([A-Za-z_$][A-Za-z0-9_$]*)$', 1)
+                       IN (SELECT name FROM symbols WHERE kind IN ('function', 'method', 'constructor', 'class')))
+                  ORDER BY path, line, rowid"""
 
-    def aliased_in(self, path: str | None) -> frozenset:
-        """The names of the functions and classes of file `path` that its assignments or
-        arguments read as a value (`c = func`, `run(self.handle)`, by the last name), and
-        the ids of its lambdas assigned to a name: a call may reach those under another
-        name (`Flows.callee_aliases`), no other. Made from the table once (~0.07 s on the
-        standard library) and kept with the model (`refresh` makes a changed file's again)."""
+    def aliased_in(self, path: str | None) -> tuple | None:
+        """The rows of file `path` that read one of its functions or classes as a value, as
+        `Flows.callee_aliases` starts from them: (assignments to a name by the last name of
+        the value, `c = func`; assignments of a lambda by its id; arguments by the last name
+        of the value, `run(self.handle)`), in the file's order; None for a file with none.
+        A call may reach a function under another name only through such a row. Made from
+        the table once (~0.1 s on the standard library: ~16,000 rows) and kept with the
+        model (`refresh` makes a changed file's again)."""
         got = self._aliased
         if got is None:
             c = cols(self.con, self._ALIASED)
-            got = self._aliased = aliased_names(self, self.paths, c["path"], c["value"], c["value_id"])
-        return got.get(path, _NONE) if path is not None else _NONE
+            got = self._aliased = aliased_rows(self, self.paths, c)
+        return got.get(path) if path is not None else None
 
     @classmethod
     def from_state(cls, state: dict) -> "Model":

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from ..languages import SPECS
-from .bindings import aliased_names
+from .bindings import aliased_rows
 from .changedrows import KEY, ChangedRows
 from .columns import _interned, cols
 from .kinds import CALL_TARGET_KINDS
@@ -287,17 +287,9 @@ class Refresh:
                 arg_rows[path].append((key, (self.ns(src), "arg", name, value, vtype, vid, line)))
         self.ext["deps.arg_rows"] = arg_rows
         if getattr(self, "_aliased", None) is not None:       # (`Model.aliased_in`)
-            at, values, vids = [], [], []
-            for kind, value, vtype, vid, path in zip(c["kind"], c["value"], c["value_type"], c["value_id"],
-                                                     c["path"]):
-                if vtype in ("identifier", "attribute"):
-                    if kind in ("assign", "arg"):
-                        at.append(path), values.append(value), vids.append(None)
-                elif vtype == "lambda" and kind == "assign":
-                    at.append(path), values.append(None), vids.append(vid)
             for path in changed:
                 self._aliased.pop(path, None)
-            self._aliased.update(aliased_names(self, changed, at, values, vids))
+            self._aliased.update(aliased_rows(self, set(changed), c))
         if self._bind_loaded:
             # every file's rows are here: add the changed files' (argument rows apart)
             self._add_rows(c["src_id"], c["kind"], c["name"], c["value"], c["value_type"],
