@@ -32,7 +32,7 @@ from .lazy import ungrouped_kinds
 #: setting (a few hundred in the standard library). `Language.implicit_sites` reads them
 IMPLICIT_SITES = "<implicit>"
 #: what `aliased_rows` keeps the rows of
-_CODE_KINDS = FUNCTION_KINDS | CLASS_KINDS
+CODE_KINDS = FUNCTION_KINDS | CLASS_KINDS
 #: the value types of `passed_rows_of_path`
 _NAMED_VALUES = frozenset(("identifier", "attribute"))
 
@@ -304,7 +304,7 @@ def aliased_rows(m, paths, c: dict) -> dict[str, tuple]:
                 continue
             names = defined.get(path)
             if names is None:
-                names = defined[path] = {name[s] for s in m.symbols_in((path,)) if kind.get(s) in _CODE_KINDS}
+                names = defined[path] = {name[s] for s in m.symbols_in((path,)) if kind.get(s) in CODE_KINDS}
             key = value.rpartition(".")[2]
             if key not in names:
                 continue
