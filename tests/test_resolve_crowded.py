@@ -1,4 +1,4 @@
-"""A function called by name from more places than evaluation follows (`flows.ARG_ROWS_MAX`
+"""A function called by name from more places than evaluation follows (`argrows.ARG_ROWS_MAX`
 argument rows) gets no values for its parameters from them, and the files whose resolution
 asked for them read ``A:NAME`` instead of ``a:NAME`` (`workbench.resolve.deps`). An edit
 that only adds calls by that name, or that leaves more than that many, does not resolve

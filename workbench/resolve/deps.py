@@ -45,7 +45,7 @@ from dataclasses import dataclass
 import pyarrow as pa
 
 from .. import store
-from .flows import ARG_ROWS_MAX
+from .argrows import ARG_ROWS_MAX
 from .kinds import CALL_TARGET_KINDS, CLASS_KINDS, FUNCTION_KINDS
 from .lang import FAMILIES
 from .model import Model
@@ -197,7 +197,7 @@ def affected(con, m: Model, changed: list[str], before: quiet.Before | None = No
 
 def _crowded(con, m: Model, keys: set[str]) -> set[str]:
     """The callee keys among `keys` with more argument rows than evaluation follows
-    (`flows.ARG_ROWS_MAX`): each function an evaluation follows through the rows of such a
+    (`argrows.ARG_ROWS_MAX`): each function an evaluation follows through the rows of such a
     key gets nothing from them. Counted as the model counts (`Model.arg_rows`: rows in a
     scope), from the table (~10 ms per key on the standard library)."""
     if not keys:

@@ -33,7 +33,8 @@ import re
 from collections import defaultdict
 
 from .exprs import alternatives, literal_entries, literal_items, parse_chain, split_top, string_value
-from .flows import PARAM_FLOW_CAP, Flows
+from .argrows import PARAM_FLOW_CAP
+from .flows import Flows
 from .kinds import CLASS_KINDS, FUNCTION_KINDS, NAMESPACE_KINDS, VALUE_KINDS
 from .lang import rules_of
 from .members import Members

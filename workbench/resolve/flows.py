@@ -19,50 +19,20 @@ through `self`; this module imports neither the evaluator nor any language modul
 """
 from __future__ import annotations
 
-import re
-
-from .bindings import IMPLICIT_SITES
+from .aliasflows import AliasFlows
+from .argrows import ARG_ROWS_MAX, of_call
 from .exprs import first_arg, literal_entries, literal_pairs, match_bracket, split_top, string_value
 from .kinds import CLASS_KINDS, FUNCTION_KINDS
 from .values import (ARGS, BOUND, BUILTIN, BUILTIN_INST, CONTAINER, CONTAINER_CALL, ELEMENTS,
                      EMPTY, EXT, EXT_RESULT, INST, KWARGS, LITERAL, MODULE, SYM, VIEW, Param, declared_type, ordered)
 
 _NO: dict = {}      # the default of the model's dict-of-dicts lookups (read only: never filled)
-_NO_ROWS = (_NO, _NO, _NO)     # (`Model.aliased_in` of a file with none)
-#: argument rows followed per parameter at most (`_arg_flows`: those of the first calls
-#: that could pass it, in file order; the default of `Resolver`'s `param_flow_cap`), and
-#: the rows by a function's names (and its decorators) beyond which it follows none
-#: (fixed: incremental runs rely on it, `deps._crowded`)
-PARAM_FLOW_CAP = 60
-ARG_ROWS_MAX = PARAM_FLOW_CAP * 4
-#: a callee written as a call of a name (`lru_cache(maxsize=None)`, `self.make()`): its
-#: argument rows are kept under that name (`Model._ARG_KEY`), not under what it returns
-_CALL_HEAD = re.compile(r"(?:[A-Za-z0-9_$]*[.])*[A-Za-z_$][A-Za-z0-9_$]*[(]")
-
-
-def _row_order(row: tuple) -> tuple:
-    """A bindings row's place in its file: line, then its texts."""
-    return (row[6] or 0, row[2] or "", row[3] or "", row[0])
-
-
-def _alias_order(item: tuple) -> tuple:
-    """`Flows.callee_aliases`'s items in one order (the name, its scope, file, shift)."""
-    return (item[0], item[1] or 0, item[2], -1 if item[3] is None else item[3])
-
-
-def _of_call(name: str) -> bool:
-    """Whether argument row `name` is of a call of a call's result (`f(...)(x)`)."""
-    callee = name.rpartition("#")[0]
-    return callee[-1:] == ")" and _CALL_HEAD.match(callee) is not None
-
-
 #: values an attribute's container filled from outside leaves out (`_elements_of`)
 _FOREIGN = frozenset({EXT, EXT_RESULT, BUILTIN, BUILTIN_INST})
 _HOLDERS = frozenset({CONTAINER, LITERAL, ARGS, ELEMENTS, INST, VIEW})    # values `elements_of` looks into
 #: a parameter taking positional arguments only (`arg_at`: no keyword nor `**` matches it)
 _POSITIONAL = Param("", kind="var")
-#: what a call through another name passes on (`Flows._is_code`), and the texts of it
-_CODE_KINDS = FUNCTION_KINDS | CLASS_KINDS
+#: the texts of what a call through another name passes on (`AliasFlows._is_code`)
 _CODE_TEXTS = frozenset(("identifier", "attribute", "lambda"))
 #: a mapping's methods returning a view of it (`VIEW`)
 _VIEWS = frozenset({"keys", "values", "items"})
@@ -70,7 +40,7 @@ _VIEWS = frozenset({"keys", "values", "items"})
 _KEYED = frozenset({"get", "pop", "setdefault", "__getitem__"})
 
 
-class Flows:
+class Flows(AliasFlows):
     """Call targets and results, returns, container elements, parameters and argument
     flows: methods of `evaluate.Resolver`."""
 
@@ -528,7 +498,7 @@ class Flows:
                 self.read_name("A:" + n)
                 continue
             names.append(n)
-            rows.extend(r for r in got if _of_call(r[2]))
+            rows.extend(r for r in got if of_call(r[2]))
         if len(rows) > ARG_ROWS_MAX:
             # too many calls by those names to follow: nothing, whatever they pass, and
             # so after any edit that leaves that many calls to one of them (``A:NAME``,
@@ -558,7 +528,7 @@ class Flows:
             # the rows of `fn`'s own names are their calls (`f(x)`), not those of the
             # result of a call (`f(...)(x)`, kept under the name too): those count for a
             # function returning `fn` (taken above)
-            if i < own and _of_call(name):
+            if i < own and of_call(name):
                 continue
             alias = i >= through
             if alias and vtype not in _CODE_TEXTS:
@@ -610,243 +580,6 @@ class Flows:
                 self.m.kind.get(cv[1]) in CLASS_KINDS or cv[1] in self.m.classmeth))):
             return 1
         return 0
-
-    def _code_through(self, row: tuple, callee: str, shift, fn: int, idx: int, pos, rest: bool,
-                      depth: int) -> set:
-        """The functions, bound methods and classes argument `row` passes to parameter
-        `idx` of `fn` through a call by another name (`_alias_rows`): a name whose calls
-        reach `fn` with `shift` (a parameter `fn` was passed to, `callee_aliases` checked
-        that), or one whose callee is evaluated (shift None: a name assigned it). Nothing
-        else: a value such as a path handed to `os.fspath`, bound to `os._fspath`, would
-        flow back out of every call of it."""
-        m = self.m
-        scope = row[0]
-        if shift is None and row[4] == "identifier":
-            # a parameter of the function around the call, handed on under a name assigned
-            # `fn`: followed when `fn` calls the parameter taking it (shutil's
-            # `_rmtree(path, onerror)`, the walk calling `onerror(...)`) or that function
-            # calls it itself, not otherwise (a path handed to `fspath`: evaluating every
-            # such parameter cost resolution ~20% more on the standard library)
-            h = self._param_of(scope, row[3])
-            if h is not None and not self._calls_param(h, row[3]):
-                ps = self.params(fn) or ()
-                if not (0 <= idx < len(ps) and self._calls_param(fn, ps[idx].name)):
-                    return set()
-        if shift is None:
-            explicit_self = self.rules(m.fam.get(fn)).explicit_self
-            cvals, _ = self.eval_text(scope, callee, depth=depth + 1)
-            fam = m.fam.get(scope)
-            found = {self._shift(cv, explicit_self) for cv in ordered(cvals)
-                     if self.call_target(cv, fam) == (SYM, fn)}
-        else:
-            found = (shift,)
-        for s in found:
-            if pos is not None and (pos + s < idx if rest else pos + s != idx):
-                continue
-            if pos is None and rest:
-                continue
-            return {v for v in self.binding_values(row, depth + 1) if self._is_code(v)}
-        return set()
-
-    def _is_code(self, v: tuple) -> bool:
-        """Whether value `v` is a function, a bound method or a class of the repository."""
-        return v[0] == BOUND or (v[0] == SYM and self.m.kind.get(v[1]) in _CODE_KINDS)
-
-    def _alias_rows(self, fn: int, names: list, depth: int) -> list:
-        """The argument rows of the calls that may reach `fn` under another name
-        (`callee_aliases`), each with the shift its name calls `fn` with (None: to be
-        evaluated): the rows by that name inside the scope holding it, in its file."""
-        aliases = self.callee_aliases(fn, depth)
-        if not aliases:
-            return []
-        m = self.m
-        out: list = []
-        for alias, within, at, shift in sorted(aliases, key=_alias_order):
-            if within is None:          # (`fn`'s own names: their rows are taken already)
-                continue
-            self.memo.read(within)
-            rows = [r for r in m.arg_rows_in(at, alias)
-                    if m.path.get(r[0]) == at and self._inside(r[0], within)]
-            if len(rows) <= ARG_ROWS_MAX:
-                out.extend((r, shift) for r in rows)
-        return out
-
-    def callee_aliases(self, fn: int, depth: int) -> frozenset:
-        """Other names a call may reach function `fn` by, as (name, the scope holding it,
-        its file, the shift a call by it passes `fn`'s arguments with, or None when the
-        callee is to be evaluated): names assigned it in its own file (`c = func`, a lambda
-        bound to a name), the parameters it is passed to there (`run(func)`,
-        `obj.m(self.handle, ...)`, `run(c)`), and in turn the names assigned those and the
-        parameters those are passed to, in the files of the functions taking them
-        (shutil's `rmtree(path, onerror)` handing `onerror` on to `_rmtree_unsafe`); `fn`'s
-        own names with no scope. Only for a function whose file reads its name as a value
-        (`Model.aliased_in`, kept with the model): every other one has none, at a lookup's
-        cost."""
-        m = self.m
-        path = m.path.get(fn)
-        if path is None:
-            return EMPTY
-        self.memo.read(fn)
-        kind = m.kind.get(fn)
-        rows = m.aliased_in(path)
-        if kind == "lambda":
-            if rows is None or fn not in rows[1]:
-                return EMPTY
-        elif rows is None or (m.name[fn] not in rows[0] and m.name[fn] not in rows[2]):
-            cls = m.enclosing_class(fn) if kind in ("method", "constructor") else None
-            if cls is None or m.name[fn] not in ("__init__", "constructor"):
-                return EMPTY
-            rows = m.aliased_in(m.path.get(cls))
-            if rows is None or (m.name[cls] not in rows[0] and m.name[cls] not in rows[2]):
-                return EMPTY
-        return self.memo(("alias", fn), depth, True, EMPTY, self._callee_aliases, fn, depth)
-
-    #: names followed from a function (itself, names assigned it, parameters taking it),
-    #: and rows passing one of them followed, at most (`_callee_aliases`)
-    ALIAS_NAMES_MAX = 8
-    ALIAS_PASSES_MAX = 20
-
-    def _callee_aliases(self, fn: int, depth: int) -> frozenset:
-        m = self.m
-        path = m.path[fn]
-        kind = m.kind.get(fn)
-        # (name, the scope holding it: None anywhere in the file, its file, the shift)
-        todo: list = [] if kind == "lambda" else [(m.name[fn], None, path, None)]
-        cls = m.enclosing_class(fn) if kind in ("method", "constructor") else None
-        if cls is not None and m.name[fn] in ("__init__", "constructor") and m.path.get(cls):
-            todo.append((m.name[cls], None, m.path[cls], None))      # `make = Job` then `make(f)`
-            self.memo.read(cls)
-        if kind == "lambda":                                          # `x = lambda ...`
-            for row in (m.aliased_in(path) or _NO_ROWS)[1].get(fn, ()):
-                todo.append((row[2], row[0], path, None))
-        fam = m.fam.get(fn)
-        explicit_self = self.rules(fam).explicit_self
-        seen = 0
-        i = 0
-        while i < len(todo):
-            name, within, at, shift = todo[i]
-            i += 1
-            # `fn`'s own names: the rows kept with the model; other names: their file's
-            assigned, _, passed = (m.aliased_in(at) or _NO_ROWS) if within is None else self._alias_index(at)
-            for row in assigned.get(name, ()):
-                if within is not None and not self._inside(row[0], within):
-                    continue
-                # a name assigned a parameter holding `fn` holds it too; one assigned
-                # another name is checked where it is called (the shift then unknown)
-                if shift is not None and row[3] != name or "." in row[2]:
-                    continue        # (an attribute set, `self.cb = func`: not followed)
-                item = (row[2], row[0], at, shift)
-                if item not in todo and len(todo) < self.ALIAS_NAMES_MAX:
-                    todo.append(item)
-            for row in passed.get(name, ()):
-                if within is not None and not self._inside(row[0], within):
-                    continue
-                seen += 1
-                if seen > self.ALIAS_PASSES_MAX or len(todo) >= self.ALIAS_NAMES_MAX:
-                    break
-                scope = row[0]
-                callee, _, slot = row[2].rpartition("#")
-                if not callee or slot in ("*", "**") or _of_call(row[2]):
-                    continue
-                # what the call passes: `fn` (with the shift its calls then take)?
-                if shift is not None:
-                    passes = (shift,) if row[3] == name else ()
-                elif row[3] == name and self._param_of(scope, name) is not None:
-                    passes = ()         # (a parameter of that name, not `fn`)
-                else:
-                    passes = {self._shift(v, explicit_self)
-                              for v in ordered(self.eval_text(scope, row[3], depth=depth + 1)[0])
-                              if self.call_target(v, fam) == (SYM, fn)}
-                if not passes:
-                    continue
-                for cv in ordered(self.eval_text(scope, callee, depth=depth + 1)[0]):
-                    tgt = self.call_target(cv, m.fam.get(scope))
-                    if tgt is None or tgt[0] != SYM or tgt[1] == fn \
-                            or m.kind.get(tgt[1]) not in FUNCTION_KINDS:
-                        continue
-                    g = tgt[1]
-                    ps = self.params(g) or ()
-                    pname = None
-                    if slot.isdigit():
-                        k = int(slot) + self._shift(cv, self.rules(m.fam.get(g)).explicit_self)
-                        if k < len(ps) and ps[k].kind == "pos":
-                            pname = ps[k].name
-                    elif any(p.name == slot and p.kind in ("pos", "kwonly") for p in ps):
-                        pname = slot
-                    at_g = m.path.get(g)
-                    if pname is None or at_g is None:
-                        continue
-                    self.memo.read(g)
-                    for s in sorted(passes):
-                        item = (pname, g, at_g, s)
-                        if item not in todo and len(todo) < self.ALIAS_NAMES_MAX:
-                            todo.append(item)
-        return frozenset(todo)
-
-    def _param_of(self, scope, name: str):
-        """The function (`scope` or one around it) whose parameter `name` read in `scope`
-        is, or None."""
-        m = self.m
-        while scope is not None:
-            k = m.kind.get(scope)
-            if k in FUNCTION_KINDS:
-                if any(p.name == name for p in self.params(scope) or ()):
-                    return scope
-            elif k not in CLASS_KINDS:
-                return None
-            scope = m.parent.get(scope)
-        return None
-
-    def _calls_param(self, fn: int, name: str) -> bool:
-        """Whether function `fn` calls its parameter `name` with arguments (`name(...)`)."""
-        m = self.m
-        self.memo.read(fn)
-        return any(r[2].rpartition("#")[0] == name and self._inside(r[0], fn)
-                   for r in m.arg_rows_in(m.path.get(fn), name))
-
-    def _inside(self, scope, within: int) -> bool:
-        """Whether `scope` is `within` or nested in it."""
-        parent = self.m.parent
-        while scope is not None and scope != within:
-            scope = parent.get(scope)
-        return scope is not None
-
-    def _alias_index(self, path: str) -> tuple:
-        """The rows of file `path` that may give a function another name, once per file and
-        run: assignments to a name of a name or an attribute by the last name assigned,
-        of a lambda by its id, and arguments written as a name or an attribute by that last
-        name; each in the file's order (full and incremental runs take the same first
-        ones)."""
-        by_file = self.lang_cache.setdefault("flows.aliases", {})
-        got = by_file.get(path)
-        if got is not None:
-            return got
-        m = self.m
-        if m.lazy:
-            m.ensure_bindings(path)
-        assigned: dict = {}
-        lambdas: dict = {}
-        passed: dict = {}
-        binds = m.binds
-        for sid in m.symbols_in((path,)):
-            for name, rows in (binds.get(sid) or _NO).items():
-                if name == IMPLICIT_SITES or "." in name:   # (implicit sites: no rows)
-                    continue
-                for row in rows:
-                    if row[1] != "assign":
-                        continue
-                    vtype = row[4]
-                    if vtype == "lambda" and row[5] is not None:
-                        lambdas.setdefault(row[5], []).append(row)
-                    elif vtype in ("identifier", "attribute") and row[3]:
-                        assigned.setdefault(row[3].rpartition(".")[2], []).append(row)
-        for row in m.passed_rows_of_path(path):
-            if row[3]:
-                passed.setdefault(row[3].rpartition(".")[2], []).append(row)
-        for rows in (*assigned.values(), *lambdas.values(), *passed.values()):
-            rows.sort(key=_row_order)
-        got = by_file[path] = (assigned, lambdas, passed)
-        return got
 
     def _returned_by(self, fn: int) -> list[str]:
         """The names of the functions of `fn`'s file that return it by its name (`return

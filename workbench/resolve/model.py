@@ -123,7 +123,7 @@ class Model(Bindings, LazyBindings, Refresh):
 
     def aliased_in(self, path: str | None) -> tuple | None:
         """The rows of file `path` that read one of its functions or classes as a value, as
-        `Flows.callee_aliases` starts from them: (assignments to a name by the last name of
+        `AliasFlows.callee_aliases` starts from them: (assignments to a name by the last name of
         the value, `c = func`; assignments of a lambda by its id; arguments by the last name
         of the value, `run(self.handle)`), in the file's order; None for a file with none.
         A call may reach a function under another name only through such a row. Made from
