@@ -12,7 +12,7 @@ through `self`, as `flows` does; this module imports neither.
 """
 from __future__ import annotations
 
-from .argrows import ARG_ROWS_MAX, of_call, row_order
+from .argrows import ARG_ROWS_MAX, lands, of_call, row_order
 from .bindings import IMPLICIT_SITES
 from .kinds import CLASS_KINDS, FUNCTION_KINDS
 from .values import BOUND, EMPTY, SYM, ordered
@@ -60,11 +60,7 @@ class AliasFlows:
                      if self.call_target(cv, fam) == (SYM, fn)}
         else:
             found = (shift,)
-        for s in found:
-            if pos is not None and (pos + s < idx if rest else pos + s != idx):
-                continue
-            if pos is None and rest:
-                continue
+        if any(lands(pos, s, idx, rest) for s in found):
             return {v for v in self.binding_values(row, depth + 1) if self._is_code(v)}
         return set()
 

@@ -1,6 +1,7 @@
 """Argument rows as evaluation follows them: how many per parameter and per callee name
 (`PARAM_FLOW_CAP`, `ARG_ROWS_MAX`), their order in a file (`row_order`), and which are of a
-call of a call's result (`of_call`). Shared by `flows` and `aliasflows`.
+call of a call's result (`of_call`), and whether an argument lands in a parameter
+(`lands`). Shared by `flows` and `aliasflows`.
 """
 from __future__ import annotations
 
@@ -26,3 +27,12 @@ def of_call(name: str) -> bool:
     """Whether argument row `name` is of a call of a call's result (`f(...)(x)`)."""
     callee = name.rpartition("#")[0]
     return callee[-1:] == ")" and _CALL_HEAD.match(callee) is not None
+
+
+def lands(pos: int | None, shift: int, idx: int, rest: bool) -> bool:
+    """Whether an argument at position `pos` (None: passed by keyword), in a call passing
+    `shift` parameters before its arguments (a bound method's receiver), lands in
+    parameter `idx`, or with `rest` in the `*args` starting there (by keyword: never)."""
+    if pos is None:
+        return not rest
+    return pos + shift >= idx if rest else pos + shift == idx

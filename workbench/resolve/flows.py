@@ -20,7 +20,7 @@ through `self`; this module imports neither the evaluator nor any language modul
 from __future__ import annotations
 
 from .aliasflows import AliasFlows
-from .argrows import ARG_ROWS_MAX, of_call
+from .argrows import ARG_ROWS_MAX, lands, of_call
 from .exprs import first_arg, literal_entries, literal_pairs, match_bracket, split_top, string_value
 from .kinds import CLASS_KINDS, FUNCTION_KINDS
 from .values import (ARGS, BOUND, BUILTIN, BUILTIN_INST, CONTAINER, CONTAINER_CALL, ELEMENTS,
@@ -559,10 +559,7 @@ class Flows(AliasFlows):
                 tgt = self.call_target(cv, m.fam.get(scope))
                 if tgt != (SYM, fn):
                     continue
-                shift = self._shift(cv, explicit_self)
-                if pos is not None and (pos + shift < idx if rest else pos + shift != idx):
-                    continue
-                if pos is None and rest:
+                if not lands(pos, self._shift(cv, explicit_self), idx, rest):
                     continue
                 if deco:
                     out |= rules.decorator_argument(self, vid, value, depth + 1)
